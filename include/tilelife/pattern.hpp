@@ -1,0 +1,61 @@
+// Pattern files: reading (RLE, Life 1.05, Life 1.06, plaintext, Golly macrocell, gzip of any of them,
+// and "random:WxH[:density[:seed]]") and writing (RLE, plaintext), kept apart from simulation.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tilelife/geometry.hpp"
+
+namespace tilelife {
+
+enum class PatternFormat { rle, life105, life106, plaintext, macrocell, random };
+std::string_view to_string(PatternFormat f);  // "RLE", "Life 1.05", "Life 1.06", "plaintext", ...
+
+struct Pattern {
+    PatternFormat format = PatternFormat::rle;
+    // Live cells in the file's own coordinates: RLE/plaintext cells relative to the top-left of the
+    // pattern (moved by "#CXRLE Pos=x,y" when present), Life 1.05/1.06 and macrocell in their own
+    // coordinates. Sorted by (y, x), no duplicates.
+    std::vector<Cell> cells;
+    // The rectangle the file says the pattern occupies: RLE header x/y at Pos, plaintext's lines;
+    // for the other formats the bounding box of the cells. Used to centre the pattern on a bounded
+    // board exactly as Golly does (top-left at board_size/2 - frame_size/2).
+    Box frame;
+    std::optional<std::string> rule;  // rule text as written in the file, suffix included
+    std::int64_t generation = 0;      // "#CXRLE Gen=" / macrocell "#G"
+    std::string name;                 // "#N" line or plaintext "!Name:"
+    std::vector<std::string> comments;
+
+    Box bounding_box() const;  // of the live cells; empty box when there are none
+};
+
+// Limits that keep a hostile file from exhausting memory or time before any large allocation.
+struct ReadLimits {
+    std::int64_t max_cells = std::int64_t{1} << 31;         // live cells stored
+    std::int64_t max_file_bytes = std::int64_t{1} << 30;    // after decompression
+};
+
+// Reads a file (gzip detected by its magic bytes) or a "random:WxH[:density[:seed]]" spec.
+// The format is detected from the content. Throws InputError naming the file (and line).
+Pattern read_pattern(const std::string& path_or_spec, const ReadLimits& limits = {});
+// Parses text already in memory; `source` names it in error messages.
+Pattern parse_pattern(std::string_view text, const std::string& source, const ReadLimits& limits = {});
+
+// Golly-identical RLE text: bounding box of the cells, "#CXRLE Pos=x,y[ Gen=g]" line, header
+// "x = W, y = H, rule = RULE", runs wrapped at 70 characters, "!" at the end.
+std::string format_rle(const std::vector<Cell>& cells, const std::string& rule, std::int64_t generation);
+// Plaintext .cells: "!Name: NAME" then rows of 'O' and '.', bounding box of the cells.
+std::string format_plaintext(const std::vector<Cell>& cells, const std::string& name);
+
+// Writes text to `path` atomically (temp file in the same directory, then rename). Throws
+// RuntimeError on I/O failure; an existing file is left untouched then.
+void write_file_atomic(const std::string& path, std::string_view text);
+
+// Output format chosen by the file name's extension (".rle", ".cells"); InputError otherwise.
+enum class OutputFormat { rle, plaintext, png };
+OutputFormat output_format_for(const std::string& path);
+
+}  // namespace tilelife

@@ -1,0 +1,166 @@
+// The growing board behind Topology::unbounded. Any bounded engine (run as a plane) is kept large
+// enough that live cells never come within reach of its edge: a pattern spreads at most one cell per
+// generation (no B0 rule is allowed here), so if every live cell is at least k cells inside the
+// board, k generations on the bounded plane equal k generations on the infinite plane.
+#include <algorithm>
+#include <vector>
+
+#include "tilelife/engine.hpp"
+#include "tilelife/error.hpp"
+
+namespace tilelife {
+namespace {
+
+Box intersect(const Box& a, const Box& b) {
+    const std::int64_t x0 = std::max(a.x, b.x), y0 = std::max(a.y, b.y);
+    const std::int64_t x1 = std::min(a.right(), b.right()), y1 = std::min(a.bottom(), b.bottom());
+    if (x0 >= x1 || y0 >= y1) return Box{};
+    return Box{x0, y0, x1 - x0, y1 - y0};
+}
+
+Box grow(const Box& b, std::int64_t by) { return Box{b.x - by, b.y - by, b.width + 2 * by, b.height + 2 * by}; }
+
+class UnboundedBoard final : public Engine {
+public:
+    UnboundedBoard(std::string name, EngineFactory factory, const BoardSpec& spec, const EngineOptions& options)
+        : name_(std::move(name)), factory_(std::move(factory)), rule_(spec.rule), options_(options) {}
+
+    std::string name() const override { return name_; }
+    Topology topology() const override { return Topology::unbounded; }
+    Rule rule() const override { return rule_; }
+    Box extent() const override { return board_; }
+
+    void write_region(const Box& box, const std::uint8_t* cells) override {
+        if (box.empty()) return;
+        bool any = false;
+        const std::int64_t n = box.width * box.height;
+        for (std::int64_t i = 0; i < n && !any; ++i) any = cells[i] != 0;
+        if (!any) {  // clearing cells never needs room, and outside the board they are dead already
+            const Box inside = intersect(box, board_);
+            if (inside.empty() || !inner_) return;
+            const std::vector<std::uint8_t> zeros(static_cast<std::size_t>(inside.width * inside.height), 0);
+            inner_->write_region(local(inside), zeros.data());
+            return;
+        }
+        live_ = unite(live_, box);
+        if (!inner_ || !(intersect(box, board_) == box)) relayout(live_);
+        inner_->write_region(local(box), cells);
+    }
+
+    void read_region(const Box& box, std::uint8_t* cells) const override {
+        std::fill_n(cells, box.width * box.height, std::uint8_t{0});
+        const Box inside = intersect(box, board_);
+        if (inside.empty() || !inner_) return;
+        if (inside == box) {
+            inner_->read_region(local(box), cells);
+            return;
+        }
+        std::vector<std::uint8_t> buf(static_cast<std::size_t>(inside.width * inside.height));
+        inner_->read_region(local(inside), buf.data());
+        for (std::int64_t y = 0; y < inside.height; ++y)
+            std::copy_n(buf.data() + y * inside.width, inside.width,
+                        cells + (inside.y - box.y + y) * box.width + (inside.x - box.x));
+    }
+
+    void step(std::int64_t n) override {
+        while (n > 0) {
+            if (live_.empty()) {  // nothing can be born from nothing without B0
+                generation_ += n;
+                return;
+            }
+            const std::int64_t pad = pad_for(live_);
+            std::int64_t margin = margin_of(live_);
+            // Re-centre when the pattern nears the edge, or when the board is far larger than needed
+            // (memory follows the pattern's extent, not its history).
+            const Box wanted = grow(live_, pad);
+            const bool oversized = board_.width * board_.height > 16 * (wanted.width * wanted.height);
+            if ((margin < n && 2 * margin < pad) || oversized) {
+                relayout(live_);
+                margin = margin_of(live_);
+            }
+            const std::int64_t k = std::min(n, margin);
+            inner_->step(k);
+            generation_ += k;
+            n -= k;
+            // Live cells can only be within k cells of where they were: scan just that.
+            live_ = scan(intersect(grow(live_, k), board_));
+        }
+    }
+
+    std::int64_t population() const override { return inner_ ? inner_->population() : 0; }
+    std::int64_t generation() const override { return generation_; }
+
+private:
+    static std::int64_t pad_for(const Box& b) { return std::max<std::int64_t>(32, std::max(b.width, b.height) / 8); }
+
+    std::int64_t margin_of(const Box& b) const {
+        return std::min({b.x - board_.x, b.y - board_.y, board_.right() - b.right(), board_.bottom() - b.bottom()});
+    }
+
+    Box local(const Box& b) const { return Box{b.x - board_.x, b.y - board_.y, b.width, b.height}; }
+
+    // Moves the pattern to a fresh board of `need` plus a margin on every side.
+    void relayout(const Box& need) {
+        const Box nb = grow(need, pad_for(need));
+        const std::int64_t cells = nb.width * nb.height;
+        if (options_.max_cells > 0 && cells > options_.max_cells)
+            throw RuntimeError("the unbounded pattern grew to a " + std::to_string(nb.width) + "x" +
+                               std::to_string(nb.height) + " board, beyond the memory budget (" +
+                               std::to_string(options_.max_cells) + " cells); raise --max-memory");
+        BoardSpec spec{nb.width, nb.height, Topology::plane, rule_};
+        auto fresh = factory_(spec, options_);
+        const Box keep = intersect(live_, board_);
+        if (inner_ && !keep.empty()) {
+            std::vector<std::uint8_t> buf(static_cast<std::size_t>(keep.width * keep.height));
+            inner_->read_region(local(keep), buf.data());
+            fresh->write_region(Box{keep.x - nb.x, keep.y - nb.y, keep.width, keep.height}, buf.data());
+        }
+        inner_ = std::move(fresh);
+        board_ = nb;
+    }
+
+    // Exact bounding box of the live cells inside `area` (world coordinates).
+    Box scan(const Box& area) const {
+        if (area.empty()) return Box{};
+        std::int64_t x0 = INT64_MAX, y0 = INT64_MAX, x1 = INT64_MIN, y1 = INT64_MIN;
+        const std::int64_t band = std::max<std::int64_t>(1, (std::int64_t{1} << 24) / area.width);
+        std::vector<std::uint8_t> buf;
+        for (std::int64_t y = area.y; y < area.bottom(); y += band) {
+            const std::int64_t h = std::min(band, area.bottom() - y);
+            buf.resize(static_cast<std::size_t>(area.width * h));
+            inner_->read_region(local(Box{area.x, y, area.width, h}), buf.data());
+            for (std::int64_t r = 0; r < h; ++r) {
+                const std::uint8_t* row = buf.data() + r * area.width;
+                std::int64_t first = -1, last = -1;
+                for (std::int64_t c = 0; c < area.width; ++c)
+                    if (row[c]) {
+                        if (first < 0) first = c;
+                        last = c;
+                    }
+                if (first < 0) continue;
+                y0 = std::min(y0, y + r), y1 = std::max(y1, y + r);
+                x0 = std::min(x0, area.x + first), x1 = std::max(x1, area.x + last);
+            }
+        }
+        if (y0 == INT64_MAX) return Box{};
+        return Box{x0, y0, x1 - x0 + 1, y1 - y0 + 1};
+    }
+
+    std::string name_;
+    EngineFactory factory_;
+    Rule rule_;
+    EngineOptions options_;
+    std::unique_ptr<Engine> inner_;
+    Box board_;  // world coordinates of the inner board
+    Box live_;   // bounding box of live cells (may be larger than exact after writes)
+    std::int64_t generation_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Engine> make_unbounded(std::string name, EngineFactory factory, const BoardSpec& spec,
+                                       const EngineOptions& options) {
+    return std::make_unique<UnboundedBoard>(std::move(name), std::move(factory), spec, options);
+}
+
+}  // namespace tilelife

@@ -1,0 +1,22 @@
+// The one place that knows every engine family of this build.
+#include <mutex>
+
+#include "tilelife/builtin.hpp"
+
+namespace tilelife {
+void register_cpu_engines();
+#ifdef TILELIFE_HAVE_OPENCL
+void register_opencl_engines();
+#endif
+
+void register_builtin_engines() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        register_cpu_engines();
+#ifdef TILELIFE_HAVE_OPENCL
+        register_opencl_engines();
+#endif
+    });
+}
+
+}  // namespace tilelife
