@@ -1,0 +1,37 @@
+// The `tilelife` subcommands. Each add_* registers one subcommand on the app; its callback may throw
+// InputError (main exits 2) or RuntimeError (main exits 1) and otherwise sets `exit_code`.
+#pragma once
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <string>
+
+#include "tilelife/engine.hpp"
+
+namespace tilelife::cli {
+
+void add_run(CLI::App& app, int& exit_code);       // cmd_run.cpp
+void add_convert(CLI::App& app, int& exit_code);   // cmd_convert.cpp
+void add_info(CLI::App& app, int& exit_code);      // cmd_info.cpp
+void add_engines(CLI::App& app, int& exit_code);   // cmd_info.cpp: list registered engines
+void add_devices(CLI::App& app, int& exit_code);   // cmd_devices.cpp
+void add_bench(CLI::App& app, int& exit_code);     // cmd_bench.cpp
+
+// Engine selection shared by run, bench and view: --backend, --kernel, --device, --wg, --threads,
+// --steps-per-launch.
+struct EngineChoice {
+    std::string backend = "cpu";
+    std::string kernel;  // empty: the backend's default kernel
+    std::string device;
+    std::string wg;      // "WxH"
+    int threads = 0;
+    int steps_per_launch = 0;
+};
+void add_engine_options(CLI::App& cmd, EngineChoice& choice);
+// "backend:kernel" with the default kernel filled in; InputError for unknown names.
+std::string engine_name(const EngineChoice& choice);
+EngineOptions engine_options(const EngineChoice& choice);
+
+// "WxH" -> (W, H), both >= 1; InputError naming `what` otherwise.
+std::pair<std::int64_t, std::int64_t> parse_size(const std::string& text, const std::string& what);
+
+}  // namespace tilelife::cli
