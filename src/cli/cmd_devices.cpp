@@ -1,0 +1,5 @@
+// TEMPORARY: replaced by the OpenCL work (tilelife devices).
+#include "cli/commands.hpp"
+namespace tilelife::cli {
+void add_devices(CLI::App&, int&) {}
+}  // namespace tilelife::cli
