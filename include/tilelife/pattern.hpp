@@ -24,6 +24,9 @@ struct Pattern {
     // for the other formats the bounding box of the cells. Used to centre the pattern on a bounded
     // board exactly as Golly does (top-left at board_size/2 - frame_size/2).
     Box frame;
+    // True when the cells carry absolute positions (RLE with "#CXRLE Pos", Life 1.05/1.06,
+    // macrocell): Golly then puts them at their coordinates on a bounded grid instead of centring.
+    bool positioned = false;
     std::optional<std::string> rule;  // rule text as written in the file, suffix included
     std::int64_t generation = 0;      // "#CXRLE Gen=" / macrocell "#G"
     std::string name;                 // "#N" line or plaintext "!Name:"
