@@ -34,4 +34,12 @@ EngineOptions engine_options(const EngineChoice& choice);
 // "WxH" -> (W, H), both >= 1; InputError naming `what` otherwise.
 std::pair<std::int64_t, std::int64_t> parse_size(const std::string& text, const std::string& what);
 
+// A JSON string literal (quoted, escaped).
+std::string json_string(std::string_view text);
+
+// "4096", "512M", "8G" (powers of 1024) -> bytes; InputError naming `what` otherwise.
+std::int64_t parse_bytes(const std::string& text, const std::string& what);
+// Half of the physical memory: the default budget for boards.
+std::int64_t default_memory_budget();
+
 }  // namespace tilelife::cli

@@ -1,0 +1,180 @@
+// tilelife run: load a pattern, run it on an engine, report, optionally write the result.
+#include <unistd.h>
+
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <iostream>
+#include <optional>
+#include <sstream>
+
+#include "cli/commands.hpp"
+#include "tilelife/board_setup.hpp"
+#include "tilelife/error.hpp"
+#include "tilelife/pattern.hpp"
+
+namespace tilelife::cli {
+namespace {
+
+struct RunArgs {
+    std::string pattern;
+    std::int64_t gens = 100;
+    std::string rule, topology, size, output, max_memory;
+    bool json = false, quiet = false;
+    EngineChoice engine;
+};
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// Progress on stderr (gens done, rate, ETA), only on a terminal and only once a run has taken a second.
+class Progress {
+public:
+    Progress(bool enabled, std::int64_t total) : enabled_(enabled && isatty(STDERR_FILENO)), total_(total) {}
+    void update(std::int64_t done, double elapsed) {
+        if (!enabled_ || elapsed < 1.0) return;
+        shown_ = true;
+        const double rate = done / elapsed;
+        const double eta = rate > 0 ? (total_ - done) / rate : 0;
+        const int width = 30, filled = static_cast<int>(width * done / std::max<std::int64_t>(total_, 1));
+        std::fprintf(stderr, "\r[%s%s] %" PRId64 "/%" PRId64 " gens  %.1f gens/s  ETA %.0fs   ",
+                     std::string(filled, '#').c_str(), std::string(width - filled, '.').c_str(), done, total_, rate,
+                     eta);
+        std::fflush(stderr);
+    }
+    ~Progress() {
+        if (shown_) std::fprintf(stderr, "\r%*s\r", 80, "");
+    }
+
+private:
+    bool enabled_;
+    std::int64_t total_;
+    bool shown_ = false;
+};
+
+std::string human_rate(double r) {
+    char buf[64];
+    if (r >= 1e12) std::snprintf(buf, sizeof buf, "%.2f T", r / 1e12);
+    else if (r >= 1e9) std::snprintf(buf, sizeof buf, "%.2f G", r / 1e9);
+    else if (r >= 1e6) std::snprintf(buf, sizeof buf, "%.2f M", r / 1e6);
+    else std::snprintf(buf, sizeof buf, "%.0f ", r);
+    return buf;
+}
+
+void run(const RunArgs& a, int& exit_code) {
+    // Check everything about the output before any work, so bad input never costs a long run.
+    std::optional<OutputFormat> out_format;
+    if (!a.output.empty()) {
+        out_format = output_format_for(a.output);
+        if (*out_format == OutputFormat::png)
+            throw InputError(a.output + ": PNG output is not available in this build (use .rle or .cells)");
+    }
+    if (a.gens < 0) throw InputError("--gens must be 0 or more");
+    BoardOverrides ov;
+    if (!a.rule.empty()) ov.rule = a.rule;
+    if (!a.topology.empty()) {
+        ov.topology = parse_topology(a.topology);
+        if (!ov.topology) throw InputError("--topology '" + a.topology + "' is not unbounded, torus or plane");
+    }
+    if (!a.size.empty()) {
+        const auto [w, h] = parse_size(a.size, "--size");
+        ov.width = w;
+        ov.height = h;
+    }
+    const std::string name = engine_name(a.engine);
+    EngineOptions options = engine_options(a.engine);
+    const std::int64_t budget = a.max_memory.empty() ? default_memory_budget() : parse_bytes(a.max_memory, "--max-memory");
+
+    const Pattern pattern = read_pattern(a.pattern);
+    const BoardPlan plan = plan_board(pattern, ov, a.pattern);
+    if (plan.spec.topology != Topology::unbounded) {
+        const std::int64_t need = board_bytes_estimate(plan.spec);
+        if (need > budget)
+            throw InputError("a " + std::to_string(plan.spec.width) + "x" + std::to_string(plan.spec.height) +
+                             " board needs about " + std::to_string(need >> 20) + " MiB, over the memory budget of " +
+                             std::to_string(budget >> 20) + " MiB (--max-memory)");
+    }
+    options.max_cells = budget / 2;
+
+    auto engine = create_engine(name, plan.spec, options);
+    engine->set_cells(plan.cells);
+
+    // Step in chunks that grow until each takes ~0.2 s: cheap bookkeeping, a live progress bar,
+    // and cell-updates counted on the board actually computed (it changes size when unbounded).
+    Progress progress(!a.quiet && !a.json, a.gens);
+    const auto t0 = Clock::now();
+    double cell_updates = 0;
+    std::int64_t done = 0, chunk = 1;
+    while (done < a.gens) {
+        const std::int64_t n = std::min(chunk, a.gens - done);
+        const auto c0 = Clock::now();
+        engine->step(n);
+        const Box e = engine->extent();
+        cell_updates += static_cast<double>(n) * static_cast<double>(e.width) * static_cast<double>(e.height);
+        done += n;
+        if (seconds_since(c0) < 0.2) chunk *= 2;
+        progress.update(done, seconds_since(t0));
+    }
+    const std::int64_t population = engine->population();
+    const double secs = seconds_since(t0);
+    const double rate = secs > 0 ? cell_updates / secs : 0;
+
+    if (out_format) {
+        std::vector<Cell> cells = engine->live_cells();
+        for (Cell& c : cells) c = Cell{c.x + plan.golly_offset.x, c.y + plan.golly_offset.y};
+        const std::int64_t gen = pattern.generation + engine->generation();
+        const std::string text = *out_format == OutputFormat::rle
+                                     ? format_rle(cells, rule_for_output(plan.spec), gen)
+                                     : format_plaintext(cells, pattern.name.empty() ? a.pattern : pattern.name);
+        write_file_atomic(a.output, text);
+    }
+
+    const Box ext = engine->extent();
+    if (a.json) {
+        std::ostringstream js;
+        js << "{\"pattern\":" << json_string(a.pattern) << ",\"format\":" << json_string(to_string(pattern.format))
+           << ",\"engine\":" << json_string(name) << ",\"rule\":" << json_string(plan.spec.rule.to_string())
+           << ",\"topology\":" << json_string(to_string(plan.spec.topology)) << ",\"width\":" << ext.width
+           << ",\"height\":" << ext.height << ",\"generation\":" << engine->generation()
+           << ",\"population\":" << population << ",\"seconds\":" << secs
+           << ",\"cell_updates\":" << static_cast<std::int64_t>(cell_updates)
+           << ",\"cell_updates_per_second\":" << rate
+           << ",\"output\":" << (a.output.empty() ? std::string("null") : json_string(a.output)) << "}";
+        std::cout << js.str() << "\n";
+    } else if (!a.quiet) {
+        std::printf("pattern         %s (%s, %zu live cells)\n", a.pattern.c_str(),
+                    std::string(to_string(pattern.format)).c_str(), pattern.cells.size());
+        std::printf("engine          %s\n", name.c_str());
+        std::printf("rule            %s\n", plan.spec.rule.to_string().c_str());
+        std::printf("topology        %s (board %" PRId64 "x%" PRId64 ")\n",
+                    std::string(to_string(plan.spec.topology)).c_str(), ext.width, ext.height);
+        std::printf("generation      %" PRId64 "\n", engine->generation());
+        std::printf("population      %" PRId64 "\n", population);
+        std::printf("seconds         %.6f\n", secs);
+        std::printf("cell-updates/s  %scell-updates/s (%.4g)\n", human_rate(rate).c_str(), rate);
+        if (!a.output.empty()) std::printf("output          %s\n", a.output.c_str());
+    }
+    exit_code = 0;
+}
+
+}  // namespace
+
+void add_run(CLI::App& app, int& exit_code) {
+    auto args = std::make_shared<RunArgs>();
+    CLI::App* cmd = app.add_subcommand("run", "run a pattern for some generations and report (and save) the result");
+    cmd->add_option("pattern", args->pattern, "pattern file (RLE, Life 1.05/1.06, .cells, .mc, .gz) or random:WxH[:density[:seed]]")
+        ->required();
+    cmd->add_option("-g,--gens", args->gens, "generations to run")->default_val(100);
+    cmd->add_option("-r,--rule", args->rule, "rule, e.g. B3/S23, B36/S23, 23/3, B3/S23:T100,100 (overrides the file)");
+    cmd->add_option("-t,--topology", args->topology, "unbounded, torus or plane (default: the rule's suffix, else unbounded)");
+    cmd->add_option("-s,--size", args->size, "board size WxH for torus/plane (default: the suffix's, else the pattern's)");
+    add_engine_options(*cmd, args->engine);
+    cmd->add_option("-o,--output", args->output, "write the result: .rle or .cells (atomically)");
+    cmd->add_flag("--json", args->json, "print one JSON object instead of text");
+    cmd->add_flag("-q,--quiet", args->quiet, "print nothing on success");
+    cmd->add_option("--max-memory", args->max_memory, "memory budget for the board, e.g. 8G (default: half of RAM)");
+    cmd->callback([args, &exit_code] { run(*args, exit_code); });
+}
+
+}  // namespace tilelife::cli
