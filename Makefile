@@ -11,10 +11,11 @@ DEB_PACKAGES := cmake ninja-build g++ make pkg-config ca-certificates \
   golly \
   libpng-dev libgif-dev libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core xvfb xauth
 
-.PHONY: deps configure build demo test clean
+.PHONY: deps configure build demo test clean fuzz fuzz-deps test-asan
 
-deps:
-	@missing=""; for p in $(DEB_PACKAGES); do \
+# Installs the Debian packages named in $(1) that are missing (apt-get only when something is).
+define install_missing
+	@missing=""; for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -z "$$missing" ]; then echo "deps: all Debian packages are installed"; exit 0; fi; \
@@ -24,9 +25,10 @@ deps:
 	echo "deps: installing$$missing"; \
 	export DEBIAN_FRONTEND=noninteractive; \
 	apt-get update -qq && apt-get install -y -qq --no-install-recommends $$missing
+endef
 
-$(BUILD)/build.ninja: CMakeLists.txt
-	$(CMAKE) -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILDTYPE)
+deps:
+	$(call install_missing,$(DEB_PACKAGES))
 
 configure: deps
 	$(CMAKE) -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILDTYPE)
@@ -40,5 +42,29 @@ demo: build
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
+# AddressSanitizer + UndefinedBehaviorSanitizer build running the whole test suite.
+ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+test-asan: deps
+	$(CMAKE) -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTILELIFE_BENCH=OFF \
+	  -DCMAKE_CXX_FLAGS="$(ASAN_FLAGS)" -DCMAKE_C_FLAGS="$(ASAN_FLAGS)" \
+	  -DCMAKE_EXE_LINKER_FLAGS="$(ASAN_FLAGS)"
+	$(CMAKE) --build build-asan -j $(JOBS)
+	cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/asan/lsan.supp ctest --output-on-failure -j $(JOBS)
+
+# libFuzzer: every reader and the rule parser, FUZZ_SECONDS each (crashes kept under tests/fuzz_regressions/).
+FUZZ_SECONDS ?= 60
+FUZZ_CLANG   ?= 16
+fuzz-deps:
+	$(call install_missing,clang-$(FUZZ_CLANG) libclang-rt-$(FUZZ_CLANG)-dev)
+
+fuzz: deps fuzz-deps
+	$(CMAKE) -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DCMAKE_C_COMPILER=clang-$(FUZZ_CLANG) -DCMAKE_CXX_COMPILER=clang++-$(FUZZ_CLANG) \
+	  -DTILELIFE_FUZZ=ON -DTILELIFE_TESTS=OFF -DTILELIFE_BENCH=OFF -DTILELIFE_OPENCL=OFF \
+	  -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer"
+	$(CMAKE) --build build-fuzz -j $(JOBS) --target fuzzers
+	bash fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
+
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) build-asan build-fuzz
