@@ -112,12 +112,14 @@ private:
 
 }  // namespace
 
+void register_bitpacked_engine();  // src/cpu/bitpacked.cpp
 void register_cpu_engines();  // called by register_builtin_engines()
 void register_cpu_engines() {
     register_engine({"cpu:reference", "one byte per cell, plain loops: the exact oracle"},
                     [](const BoardSpec& spec, const EngineOptions&) -> std::unique_ptr<Engine> {
                         return std::make_unique<ReferenceEngine>(spec);
                     });
+    register_bitpacked_engine();
 }
 
 }  // namespace tilelife

@@ -1,0 +1,71 @@
+// cpu:bitpacked — one bit per cell, bit-sliced neighbour counting, OpenMP row bands, SIMD chosen at
+// run time. Internal header: the engine registers itself; tests use make_bitpacked() to run every
+// SIMD level this machine supports against the oracle. Design notes: docs/bitpacked.md.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string_view>
+
+#include "tilelife/engine.hpp"
+
+namespace tilelife {
+
+void register_bitpacked_engine();  // called from register_cpu_engines()
+
+namespace bitpacked {
+
+using Word = std::uint64_t;
+
+// Instruction-set levels the kernels are compiled for (function attributes, so the library itself
+// stays baseline x86-64 and runs anywhere).
+enum class Simd { baseline, avx2, avx512 };
+std::string_view to_string(Simd s);
+bool simd_supported(Simd s);  // by this CPU
+Simd best_simd();             // the widest supported level
+
+// The engine at a given SIMD level (must be supported); the registered engine uses best_simd().
+std::unique_ptr<Engine> make_bitpacked(const BoardSpec& spec, const EngineOptions& options, Simd simd);
+
+// ---- kernel interface (bitpacked_kernel.cpp) ----
+//
+// Board layout: column-major in 64-cell words. Word column i holds cells x = 64*i .. 64*i+63 with
+// cell x at bit x % 64 (bit 0 = leftmost); bits past the board's width are always 0. Each column is
+// `stride` = H + 2 words: a halo word above row 0 and below row H-1 (copies of the opposite row on a
+// torus, 0 on a plane), so a vector of consecutive words is a vertical run of rows and every
+// neighbour is a plain (unaligned) load — no lane shuffles. Column `columns` is all zeros: the
+// outside of a plane.
+
+// Rule as a mux tree on the neighbour count: leaf n (0..8) = base[n] ^ (flip[n] & centre), where
+// base[n] = birth(n) and flip[n] = birth(n) ^ survival(n), each all-zeros or all-ones.
+struct RuleMasks {
+    Word base[9];
+    Word flip[9];
+};
+
+struct StepArgs {
+    const Word* src = nullptr;
+    Word* dst = nullptr;
+    std::size_t stride = 0;   // words per column: height + 2
+    std::size_t columns = 0;  // word columns: ceil(width / 64)
+    std::size_t height = 0;
+    bool torus = false;
+    bool life = false;       // B3/S23: the specialised matcher
+    unsigned last_bit = 0;   // (width - 1) % 64: the last cell's bit in the last column
+    Word tail_mask = 0;      // valid bits of the last column
+    RuleMasks rule{};
+};
+
+// One generation for rows [y0, y1) of every column of args.dst, plus the halo words that copy those
+// rows (row 0 -> bottom halo, row H-1 -> top halo) on a torus.
+using BandKernel = void (*)(const StepArgs& args, std::size_t y0, std::size_t y1);
+BandKernel band_kernel(Simd simd);
+
+// Live cells in `count` words (tail bits are zero, so a plain popcount is exact). `hardware`: use
+// the POPCNT instruction (and AVX-512 VPOPCNTDQ with Simd::avx512) where this CPU has it; false
+// gives the portable bit-twiddling version (tests compare the two).
+using PopcountKernel = std::int64_t (*)(const Word* words, std::size_t count);
+PopcountKernel popcount_kernel(Simd simd, bool hardware = true);
+
+}  // namespace bitpacked
+}  // namespace tilelife
