@@ -1,0 +1,103 @@
+// Helpers shared by the readers: line splitting, trimming, integers, rule validation, cell sets.
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+
+#include "io/detail.hpp"
+#include "tilelife/rule.hpp"
+
+namespace tilelife::io {
+
+bool Lines::next(std::string_view& line) {
+    if (pos_ >= text_.size()) return false;
+    std::size_t end = pos_;
+    while (end < text_.size() && text_[end] != '\n' && text_[end] != '\r') ++end;
+    line = text_.substr(pos_, end - pos_);
+    if (end < text_.size() && text_[end] == '\r' && end + 1 < text_.size() && text_[end + 1] == '\n') ++end;
+    pos_ = end + 1;
+    ++number_;
+    return true;
+}
+
+std::string_view trim(std::string_view s) {
+    std::size_t a = 0, b = s.size();
+    while (a < b && (s[a] == ' ' || s[a] == '\t' || s[a] == '\f' || s[a] == '\v')) ++a;
+    while (b > a && (s[b - 1] == ' ' || s[b - 1] == '\t' || s[b - 1] == '\f' || s[b - 1] == '\v')) --b;
+    return s.substr(a, b - a);
+}
+
+bool is_blank(std::string_view s) { return trim(s).empty(); }
+
+bool is_garbage(char c) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u >= 0x80 || u == 0x7f) return true;
+    return u < 0x20 && c != '\t' && c != '\f' && c != '\v';
+}
+
+std::string describe_byte(char c) {
+    char buf[8];
+    std::snprintf(buf, sizeof buf, "0x%02x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+    return std::string("unexpected byte ") + buf + " (not a text pattern?)";
+}
+
+bool parse_int(std::string_view text, std::int64_t& out) {
+    if (!text.empty() && text[0] == '+') text.remove_prefix(1);
+    if (text.empty()) return false;
+    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+    return ec == std::errc() && ptr == text.data() + text.size();
+}
+
+namespace {
+
+// Golly reads a rule with only a B part ("B234", as in Golly's own persian-rugs.lif) or only an S
+// part as having the other part empty; parse_rule wants both. Returns the completed spelling, or
+// an empty string when the text is not of that kind.
+std::string complete_rule(std::string_view t) {
+    const auto colon = t.find(':');
+    std::string body(t.substr(0, colon));
+    const std::string suffix(colon == std::string_view::npos ? std::string_view{} : t.substr(colon));
+    const bool has_b = body.find_first_of("bB") != std::string::npos;
+    const bool has_s = body.find_first_of("sS") != std::string::npos;
+    if (has_b == has_s) return {};
+    if (!body.empty() && body.back() == '/') body.pop_back();
+    return (has_b ? body + "/S" : "B/" + body) + suffix;
+}
+
+}  // namespace
+
+std::string checked_rule(std::string_view text, const std::string& source, std::int64_t line) {
+    const std::string_view t = trim(text);
+    try {
+        (void)parse_rule(t);
+        return std::string(t);
+    } catch (const InputError& e) {
+        const std::string completed = complete_rule(t);
+        if (!completed.empty()) {
+            try {
+                (void)parse_rule(completed);
+                return completed;
+            } catch (const InputError&) {
+            }
+        }
+        fail(source, line, e.what());
+    }
+}
+
+void normalize(std::vector<Cell>& cells) {
+    const auto by_row = [](const Cell& a, const Cell& b) { return a.y != b.y ? a.y < b.y : a.x < b.x; };
+    if (!std::is_sorted(cells.begin(), cells.end(), by_row)) std::sort(cells.begin(), cells.end(), by_row);
+    cells.erase(std::unique(cells.begin(), cells.end()), cells.end());
+}
+
+Box bounding_box_of(const std::vector<Cell>& cells) {
+    if (cells.empty()) return Box{};
+    std::int64_t x0 = cells.front().x, x1 = cells.front().x;
+    for (const Cell& c : cells) {
+        x0 = std::min(x0, c.x);
+        x1 = std::max(x1, c.x);
+    }
+    // Sorted by y, so the rows are the first and last cells'.
+    return Box{x0, cells.front().y, x1 - x0 + 1, cells.back().y - cells.front().y + 1};
+}
+
+}  // namespace tilelife::io

@@ -1,0 +1,72 @@
+// Internal helpers shared by the pattern readers and writers (not part of the public API).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tilelife/error.hpp"
+#include "tilelife/pattern.hpp"
+
+namespace tilelife::io {
+
+// Every coordinate a reader produces stays within +-2^62, so sums of two coordinates or a
+// coordinate and a size (frames, bounding boxes, placement) can never overflow int64.
+inline constexpr std::int64_t kMaxCoord = std::int64_t{1} << 62;
+
+// Splits text into lines without copying. A line ends at "\n", "\r\n" or a lone "\r";
+// the terminator is not part of the line. Numbers are 1-based.
+class Lines {
+public:
+    explicit Lines(std::string_view text) : text_(text) {}
+    bool next(std::string_view& line);
+    std::int64_t number() const { return number_; }
+
+private:
+    std::string_view text_;
+    std::size_t pos_ = 0;
+    std::int64_t number_ = 0;
+};
+
+[[noreturn]] inline void fail(const std::string& source, std::int64_t line, const std::string& reason) {
+    throw InputError(located(source, line, reason));
+}
+
+std::string_view trim(std::string_view s);
+bool is_blank(std::string_view s);
+// A byte that can only come from a binary or corrupt file (control characters other than
+// blanks, or non-ASCII), described for an error message.
+bool is_garbage(char c);
+std::string describe_byte(char c);
+
+// Whole-string signed decimal integer (optional leading '+'/'-'), nullopt-like via bool.
+bool parse_int(std::string_view text, std::int64_t& out);
+
+// Validates `text` with parse_rule and returns it trimmed (a B-only or S-only rule, which Golly
+// accepts, comes back completed: "B234" -> "B234/S"); a bad rule becomes an InputError
+// naming the file and line.
+std::string checked_rule(std::string_view text, const std::string& source, std::int64_t line);
+
+// Adds one live cell after checking the cell limit (refused before growing the vector).
+inline void add_cell(std::vector<Cell>& cells, Cell c, const ReadLimits& limits, const std::string& source,
+                     std::int64_t line) {
+    if (static_cast<std::int64_t>(cells.size()) >= limits.max_cells)
+        fail(source, line, "more than " + std::to_string(limits.max_cells) + " live cells (limit)");
+    cells.push_back(c);
+}
+
+// Sorts by (y, x) and removes duplicates.
+void normalize(std::vector<Cell>& cells);
+Box bounding_box_of(const std::vector<Cell>& sorted_cells);
+
+Pattern parse_rle(std::string_view text, const std::string& source, const ReadLimits& limits);
+Pattern parse_life105(std::string_view text, const std::string& source, const ReadLimits& limits);
+Pattern parse_life106(std::string_view text, const std::string& source, const ReadLimits& limits);
+Pattern parse_plaintext(std::string_view text, const std::string& source, const ReadLimits& limits);
+Pattern parse_macrocell(std::string_view text, const std::string& source, const ReadLimits& limits);
+Pattern make_random(std::string_view spec, const ReadLimits& limits);
+
+bool is_gzip(std::string_view data);
+std::string gunzip(std::string_view data, const std::string& source, const ReadLimits& limits);
+
+}  // namespace tilelife::io

@@ -1,0 +1,76 @@
+// gzip input: detected by the magic bytes 1f 8b, inflated with zlib up to the byte limit.
+#include <string>
+
+#include "io/detail.hpp"
+
+#ifdef TILELIFE_HAVE_ZLIB
+#include <zlib.h>
+#endif
+
+namespace tilelife::io {
+
+bool is_gzip(std::string_view data) {
+    return data.size() >= 2 && static_cast<unsigned char>(data[0]) == 0x1f &&
+           static_cast<unsigned char>(data[1]) == 0x8b;
+}
+
+#ifdef TILELIFE_HAVE_ZLIB
+
+std::string gunzip(std::string_view data, const std::string& source, const ReadLimits& limits) {
+    z_stream zs{};
+    // 16 + MAX_WBITS: gzip wrapper only.
+    if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) fail(source, 0, "cannot initialise zlib");
+    struct Guard {
+        z_stream* z;
+        ~Guard() { inflateEnd(z); }
+    } guard{&zs};
+    std::string out;
+    const auto* in = reinterpret_cast<const unsigned char*>(data.data());
+    std::size_t in_pos = 0;
+    char buf[1 << 16];
+    for (;;) {
+        // zlib takes uInt-sized pieces; feed the rest of the input as it is consumed.
+        if (zs.avail_in == 0 && in_pos < data.size()) {
+            const std::size_t piece = std::min<std::size_t>(data.size() - in_pos, 1u << 30);
+            zs.next_in = const_cast<unsigned char*>(in + in_pos);
+            zs.avail_in = static_cast<uInt>(piece);
+            in_pos += piece;
+        }
+        zs.next_out = reinterpret_cast<unsigned char*>(buf);
+        zs.avail_out = sizeof buf;
+        const int rc = inflate(&zs, Z_NO_FLUSH);
+        const std::size_t produced = sizeof buf - zs.avail_out;
+        if (static_cast<std::int64_t>(out.size() + produced) > limits.max_file_bytes)
+            fail(source, 0, "decompressed data larger than the limit of " + std::to_string(limits.max_file_bytes) +
+                                " bytes");
+        out.append(buf, produced);
+        if (rc == Z_STREAM_END) {
+            // Concatenated gzip members decompress to the concatenation, as with gunzip;
+            // anything else after the end is ignored, as gunzip does (with a warning).
+            const std::size_t left = zs.avail_in + (data.size() - in_pos);
+            const std::size_t at = data.size() - left;
+            if (left >= 2 && is_gzip(data.substr(at))) {
+                if (inflateReset(&zs) != Z_OK) fail(source, 0, "cannot reset zlib");
+                continue;
+            }
+            return out;
+        }
+        if (rc == Z_DATA_ERROR || rc == Z_NEED_DICT)
+            fail(source, 0, std::string("corrupt gzip data: ") + (zs.msg ? zs.msg : "invalid stream"));
+        if (rc == Z_MEM_ERROR) fail(source, 0, "out of memory while decompressing");
+        if (rc == Z_BUF_ERROR || (rc == Z_OK && produced == 0 && zs.avail_in == 0 && in_pos >= data.size()))
+            fail(source, 0, "truncated gzip data (the file ends inside the compressed stream)");
+        if (rc != Z_OK) fail(source, 0, "gzip error " + std::to_string(rc));
+    }
+}
+
+#else
+
+std::string gunzip(std::string_view, const std::string& source, const ReadLimits&) {
+    fail(source, 0, "gzip-compressed input, but gzip support was not built (zlib was not found when tilelife "
+                    "was configured; install zlib1g-dev and rebuild)");
+}
+
+#endif
+
+}  // namespace tilelife::io

@@ -1,0 +1,114 @@
+// Entry points: reading a file or spec, detecting the format from the content, dispatching.
+#include "tilelife/pattern.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+
+#include "io/detail.hpp"
+
+namespace tilelife {
+
+std::string_view to_string(PatternFormat f) {
+    switch (f) {
+        case PatternFormat::rle: return "RLE";
+        case PatternFormat::life105: return "Life 1.05";
+        case PatternFormat::life106: return "Life 1.06";
+        case PatternFormat::plaintext: return "plaintext";
+        case PatternFormat::macrocell: return "macrocell";
+        case PatternFormat::random: return "random";
+    }
+    return "?";
+}
+
+Box Pattern::bounding_box() const { return io::bounding_box_of(cells); }
+
+namespace {
+
+bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+
+// A header-less line Golly reads as RLE: only RLE data characters, and at least one run count,
+// row end or terminator (Golly reads "obo" or "bob" as a picture instead; see the report).
+bool looks_like_headerless_rle(std::string_view line) {
+    bool marker = false;
+    for (char c : line) {
+        if ((c >= '0' && c <= '9') || c == '$' || c == '!') marker = true;
+        else if (c != 'b' && c != 'o' && c != ' ' && c != '\t') return false;
+    }
+    return marker;
+}
+
+PatternFormat detect(std::string_view text, const std::string& source) {
+    io::Lines lines(text);
+    std::string_view line;
+    while (lines.next(line)) {
+        if (io::is_blank(line)) continue;
+        if (starts_with(line, "[M2]")) return PatternFormat::macrocell;
+        if (starts_with(line, "#Life 1.05")) return PatternFormat::life105;
+        if (starts_with(line, "#Life 1.06")) return PatternFormat::life106;
+        if (starts_with(line, "#Life"))
+            io::fail(source, lines.number(),
+                     "unsupported Life file version '" + std::string(io::trim(line)) + "'");
+        // Golly reads a file that opens with a "#P x y" block as Life 1.05.
+        if (starts_with(line, "#P")) return PatternFormat::life105;
+        if (line[0] == '#' || line[0] == 'x') return PatternFormat::rle;
+        if (line[0] == '!' || line[0] == '.' || line[0] == 'O' || line[0] == '*') return PatternFormat::plaintext;
+        if (looks_like_headerless_rle(line)) return PatternFormat::rle;
+        for (char c : line)
+            if (io::is_garbage(c)) io::fail(source, lines.number(), io::describe_byte(c));
+        io::fail(source, lines.number(),
+                 "unrecognised pattern format (expected RLE, Life 1.05, Life 1.06, plaintext .cells or "
+                 "Golly macrocell)");
+    }
+    io::fail(source, 1, "empty file (no pattern)");
+}
+
+}  // namespace
+
+Pattern parse_pattern(std::string_view text, const std::string& source, const ReadLimits& limits) {
+    if (static_cast<std::int64_t>(text.size()) > limits.max_file_bytes)
+        io::fail(source, 0, "larger than the limit of " + std::to_string(limits.max_file_bytes) + " bytes");
+    if (io::is_gzip(text)) {
+        const std::string plain = io::gunzip(text, source, limits);
+        if (io::is_gzip(plain)) io::fail(source, 0, "gzip data inside gzip data is not supported");
+        return parse_pattern(plain, source, limits);
+    }
+    switch (detect(text, source)) {
+        case PatternFormat::rle: return io::parse_rle(text, source, limits);
+        case PatternFormat::life105: return io::parse_life105(text, source, limits);
+        case PatternFormat::life106: return io::parse_life106(text, source, limits);
+        case PatternFormat::plaintext: return io::parse_plaintext(text, source, limits);
+        case PatternFormat::macrocell: return io::parse_macrocell(text, source, limits);
+        case PatternFormat::random: break;
+    }
+    io::fail(source, 0, "internal error: unknown format");
+}
+
+Pattern read_pattern(const std::string& path, const ReadLimits& limits) {
+    if (starts_with(path, "random:")) return io::make_random(path, limits);
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) io::fail(path, 0, "is a directory, not a pattern file");
+    const std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
+    if (!f) io::fail(path, 0, std::string("cannot open: ") + std::strerror(errno));
+    // Read in chunks (works for pipes too) and stop as soon as the limit is passed, so a huge
+    // file is refused without being loaded.
+    std::string data;
+    char buf[1 << 16];
+    for (;;) {
+        const std::size_t n = std::fread(buf, 1, sizeof buf, f.get());
+        if (n > 0) {
+            if (static_cast<std::int64_t>(data.size() + n) > limits.max_file_bytes)
+                io::fail(path, 0, "larger than the limit of " + std::to_string(limits.max_file_bytes) + " bytes");
+            data.append(buf, n);
+        }
+        if (n < sizeof buf) {
+            if (std::ferror(f.get())) io::fail(path, 0, std::string("read error: ") + std::strerror(errno));
+            break;
+        }
+    }
+    return parse_pattern(data, path, limits);
+}
+
+}  // namespace tilelife

@@ -1,0 +1,178 @@
+// Writers: RLE byte-identical to what Golly 3.3 saves (plus our "#CXRLE" position line),
+// plaintext .cells, atomic file replacement, and the output format chosen by extension.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cctype>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <string>
+
+#include "io/detail.hpp"
+#include "tilelife/pattern.hpp"
+#include "tilelife/rule.hpp"
+
+namespace tilelife {
+namespace {
+
+std::vector<Cell> sorted_copy(const std::vector<Cell>& cells) {
+    std::vector<Cell> v(cells);
+    io::normalize(v);
+    return v;
+}
+
+// Golly's line filling: a run ("<count><char>", the count left out when 1) goes on a new line when
+// it would take the current line past 70 characters.
+class RunWriter {
+public:
+    explicit RunWriter(std::string& out) : out_(out) {}
+    void put(std::int64_t count, char c) {
+        const std::string num = count > 1 ? std::to_string(count) : std::string();
+        if (line_len_ + num.size() + 1 > 70) {
+            out_ += '\n';
+            line_len_ = 0;
+        }
+        out_ += num;
+        out_ += c;
+        line_len_ += num.size() + 1;
+    }
+
+private:
+    std::string& out_;
+    std::size_t line_len_ = 0;
+};
+
+}  // namespace
+
+std::string format_rle(const std::vector<Cell>& input, const std::string& rule, std::int64_t generation) {
+    // Golly writes the canonical spelling ("23/3" -> "B3/S23", suffix kept as ":T64,32").
+    const std::string rule_text = rule.empty() ? Rule::life().to_string() : parse_rule(rule).to_string();
+    const std::vector<Cell> cells = sorted_copy(input);
+    std::string out;
+    if (cells.empty()) {
+        // Golly writes an empty pattern as "x = 0, y = 0, rule = R" and "!"; there is no position.
+        if (generation != 0) out += "#CXRLE Gen=" + std::to_string(generation) + "\n";
+        out += "x = 0, y = 0, rule = " + rule_text + "\n!\n";
+        return out;
+    }
+    const Box box = io::bounding_box_of(cells);
+    out += "#CXRLE Pos=" + std::to_string(box.x) + "," + std::to_string(box.y);
+    if (generation != 0) out += " Gen=" + std::to_string(generation);
+    out += "\n";
+    out += "x = " + std::to_string(box.width) + ", y = " + std::to_string(box.height) + ", rule = " + rule_text + "\n";
+    out.reserve(out.size() + cells.size() * 3);
+    RunWriter w(out);
+    std::int64_t row = box.y, col = box.x;
+    std::size_t i = 0;
+    while (i < cells.size()) {
+        // One run of consecutive live cells.
+        std::size_t j = i + 1;
+        while (j < cells.size() && cells[j].y == cells[i].y && cells[j].x == cells[j - 1].x + 1) ++j;
+        if (cells[i].y != row) {
+            // Row ends are only written before live cells, so trailing empty rows vanish.
+            w.put(cells[i].y - row, '$');
+            row = cells[i].y;
+            col = box.x;
+        }
+        if (cells[i].x > col) w.put(cells[i].x - col, 'b');
+        w.put(static_cast<std::int64_t>(j - i), 'o');
+        col = cells[j - 1].x + 1;
+        i = j;
+    }
+    w.put(1, '!');
+    out += '\n';
+    return out;
+}
+
+std::string format_plaintext(const std::vector<Cell>& input, const std::string& name) {
+    const std::vector<Cell> cells = sorted_copy(input);
+    std::string clean = name;  // the name must stay on its one line
+    for (char& c : clean)
+        if (c == '\n' || c == '\r') c = ' ';
+    std::string out = clean.empty() ? "!Name:\n" : "!Name: " + clean + "\n";
+    if (cells.empty()) return out;
+    const Box box = io::bounding_box_of(cells);
+    std::int64_t row = box.y, col = box.x;
+    for (const Cell& c : cells) {
+        // Rows end at their last live cell (trailing dots dropped); empty rows are empty lines.
+        for (; row < c.y; ++row) {
+            out += '\n';
+            col = box.x;
+        }
+        out.append(static_cast<std::size_t>(c.x - col), '.');
+        out += 'O';
+        col = c.x + 1;
+    }
+    out += '\n';
+    return out;
+}
+
+void write_file_atomic(const std::string& path, std::string_view text) {
+    namespace fs = std::filesystem;
+    const fs::path target(path);
+    const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+    const auto fail = [&](const std::string& what, int err) {
+        throw RuntimeError(path + ": " + what + ": " + std::strerror(err));
+    };
+    // A unique name in the same directory (so rename() stays within one file system). O_EXCL plus
+    // mode 0666 lets the umask apply as for any new file.
+    static std::atomic<unsigned> counter{0};
+    fs::path tmp;
+    int fd = -1;
+    for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
+        const auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
+        tmp = dir / ("." + target.filename().string() + ".tmp" + std::to_string(::getpid()) + "." +
+                     std::to_string(counter++) + "." + std::to_string(stamp % 1000000));
+        fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd < 0 && errno != EEXIST) fail("cannot create a temporary file in " + dir.string(), errno);
+    }
+    if (fd < 0) fail("cannot create a temporary file in " + dir.string(), EEXIST);
+    const auto abandon = [&](const std::string& what) {
+        const int err = errno;
+        if (fd >= 0) ::close(fd);
+        ::unlink(tmp.c_str());
+        fail(what, err);
+    };
+    // An existing file keeps its permissions.
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) (void)::fchmod(fd, st.st_mode & 07777);
+    const char* p = text.data();
+    std::size_t left = text.size();
+    while (left > 0) {
+        const ssize_t n = ::write(fd, p, left);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            abandon("write failed");
+        }
+        p += n;
+        left -= static_cast<std::size_t>(n);
+    }
+    if (::fsync(fd) != 0) abandon("fsync failed");
+    const int fd_done = fd;
+    fd = -1;
+    if (::close(fd_done) != 0) abandon("close failed");
+    if (::rename(tmp.c_str(), path.c_str()) != 0) abandon("cannot replace the file");
+    // Make the rename itself durable; failure here does not undo a completed write.
+    const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) {
+        (void)::fsync(dfd);
+        ::close(dfd);
+    }
+}
+
+OutputFormat output_format_for(const std::string& path) {
+    std::string ext = std::filesystem::path(path).extension().string();
+    for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (ext == ".rle") return OutputFormat::rle;
+    if (ext == ".cells") return OutputFormat::plaintext;
+    if (ext == ".png") return OutputFormat::png;
+    throw InputError(located(path, 0,
+                             (ext.empty() ? std::string("no file extension") : "unsupported extension '" + ext + "'") +
+                                 " for an output pattern (supported: .rle, .cells, .png)"));
+}
+
+}  // namespace tilelife
