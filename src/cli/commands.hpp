@@ -15,6 +15,7 @@ void add_info(CLI::App& app, int& exit_code);      // cmd_info.cpp
 void add_engines(CLI::App& app, int& exit_code);   // cmd_info.cpp: list registered engines
 void add_devices(CLI::App& app, int& exit_code);   // cmd_devices.cpp
 void add_bench(CLI::App& app, int& exit_code);     // cmd_bench.cpp
+void add_view(CLI::App& app, int& exit_code);      // cmd_view.cpp: the SDL2 viewer
 
 // Engine selection shared by run, bench and view: --backend, --kernel, --device, --wg, --threads,
 // --steps-per-launch.

@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
     cli::add_engines(app, exit_code);
     cli::add_devices(app, exit_code);
     cli::add_bench(app, exit_code);
+    cli::add_view(app, exit_code);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
