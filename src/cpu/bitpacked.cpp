@@ -100,8 +100,8 @@ public:
 
         last_bit_ = static_cast<unsigned>((w_ - 1) % 64);
         tail_mask_ = last_bit_ == 63 ? ~Word{0} : (Word{1} << (last_bit_ + 1)) - 1;
-        for (int n = 0; n <= 8; ++n) {
-            const bool b = rule_.next(false, n), s = rule_.next(true, n);
+        for (int n = 0; n <= 9; ++n) {
+            const bool b = n <= 8 && rule_.next(false, n), s = n >= 1 && rule_.next(true, n - 1);
             rules_.base[n] = b ? ~Word{0} : 0;
             rules_.flip[n] = (b != s) ? ~Word{0} : 0;
         }

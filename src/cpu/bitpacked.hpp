@@ -36,11 +36,12 @@ std::unique_ptr<Engine> make_bitpacked(const BoardSpec& spec, const EngineOption
 // neighbour is a plain (unaligned) load — no lane shuffles. Column `columns` is all zeros: the
 // outside of a plane.
 
-// Rule as a mux tree on the neighbour count: leaf n (0..8) = base[n] ^ (flip[n] & centre), where
-// base[n] = birth(n) and flip[n] = birth(n) ^ survival(n), each all-zeros or all-ones.
+// Any Life-like rule as a mux tree on the 9-cell count n (centre included, 0..9): leaf n =
+// base[n] ^ (flip[n] & centre), base[n] = birth(n), flip[n] = birth(n) ^ survival(n - 1)
+// (out-of-range terms 0), each all-zeros or all-ones.
 struct RuleMasks {
-    Word base[9];
-    Word flip[9];
+    Word base[10];
+    Word flip[10];
 };
 
 struct StepArgs {
