@@ -1,6 +1,7 @@
 // tilelife convert IN OUT: change a pattern's format (chosen by OUT's extension), keeping its
 // position (RLE "#CXRLE Pos"), rule and generation.
 #include "cli/commands.hpp"
+#include "image/image.hpp"
 #include "tilelife/error.hpp"
 #include "tilelife/pattern.hpp"
 
@@ -9,14 +10,30 @@ namespace tilelife::cli {
 void add_convert(CLI::App& app, int& exit_code) {
     auto in = std::make_shared<std::string>();
     auto out = std::make_shared<std::string>();
-    CLI::App* cmd = app.add_subcommand("convert", "convert a pattern to another format (by OUT's extension: .rle .cells)");
+    auto scale = std::make_shared<int>(1);
+    CLI::App* cmd = app.add_subcommand("convert", "convert a pattern to another format (by OUT's extension: .rle .cells .png)");
     cmd->add_option("in", *in, "input pattern (any readable format, or random:WxH[:density[:seed]])")->required();
     cmd->add_option("out", *out, "output file")->required();
-    cmd->callback([in, out, &exit_code] {
+    cmd->add_option("--scale", *scale, "pixels per cell of a .png (1..64)")->default_val(1);
+    cmd->callback([in, out, scale, &exit_code] {
         const OutputFormat format = output_format_for(*out);
+#ifndef TILELIFE_HAVE_PNG
         if (format == OutputFormat::png)
-            throw InputError(*out + ": PNG output is not available in this build (use .rle or .cells)");
+            throw InputError(*out + ": PNG output is not available in this build (install libpng-dev and rebuild)");
+#endif
+        if (*scale < 1 || *scale > 64) throw InputError("--scale must be from 1 to 64 pixels per cell");
         const Pattern p = read_pattern(*in);
+        if (format == OutputFormat::png) {
+            // The pattern's own frame (the RLE header's box) and every live cell, black on white.
+            Box area = unite(p.frame, p.bounding_box());
+            if (area.empty()) area = Box{0, 0, 1, 1};
+            image::check_image_size(area, *scale, *out);
+#ifdef TILELIFE_HAVE_PNG
+            image::write_board_png(*out, area, *scale, image::cells_from_list(p.cells));
+#endif
+            exit_code = 0;
+            return;
+        }
         std::string rule = "B3/S23";
         if (p.rule) {
             try {

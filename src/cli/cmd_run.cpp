@@ -1,6 +1,7 @@
 // tilelife run: load a pattern, run it on an engine, report, optionally write the result.
 #include <unistd.h>
 
+#include <charconv>
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
@@ -9,6 +10,7 @@
 #include <sstream>
 
 #include "cli/commands.hpp"
+#include "image/image.hpp"
 #include "tilelife/board_setup.hpp"
 #include "tilelife/error.hpp"
 #include "tilelife/pattern.hpp"
@@ -20,11 +22,30 @@ struct RunArgs {
     std::string pattern;
     std::int64_t gens = 100;
     std::string rule, topology, size, output, max_memory;
+    std::string region, gif;  // images: -o x.png / --gif x.gif over --region at --scale
+    int scale = 1;
+    std::int64_t every = 1;
     bool json = false, quiet = false;
     EngineChoice engine;
 };
 
 using Clock = std::chrono::steady_clock;
+
+// "x,y,w,h" with w, h >= 1.
+Box parse_region(const std::string& text) {
+    std::int64_t v[4];
+    std::string_view rest = text;
+    for (int i = 0; i < 4; ++i) {
+        const auto comma = i < 3 ? rest.find(',') : rest.size();
+        const std::string_view part = rest.substr(0, comma);
+        const auto [p, ec] = std::from_chars(part.data(), part.data() + part.size(), v[i]);
+        if (comma == std::string_view::npos || part.empty() || ec != std::errc() || p != part.data() + part.size() ||
+            (i >= 2 && v[i] < 1) || v[i] > 4000000000LL || v[i] < -4000000000LL)
+            throw InputError("--region '" + text + "' is not x,y,w,h (whole numbers, w and h at least 1)");
+        rest = i < 3 ? rest.substr(comma + 1) : std::string_view();
+    }
+    return Box{v[0], v[1], v[2], v[3]};
+}
 
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
@@ -67,9 +88,21 @@ void run(const RunArgs& a, int& exit_code) {
     std::optional<OutputFormat> out_format;
     if (!a.output.empty()) {
         out_format = output_format_for(a.output);
+#ifndef TILELIFE_HAVE_PNG
         if (*out_format == OutputFormat::png)
-            throw InputError(a.output + ": PNG output is not available in this build (use .rle or .cells)");
+            throw InputError(a.output + ": PNG output is not available in this build (install libpng-dev and rebuild)");
+#endif
     }
+    if (!a.gif.empty()) {
+#ifndef TILELIFE_HAVE_GIF
+        throw InputError(a.gif + ": GIF output is not available in this build (install libgif-dev and rebuild)");
+#endif
+        if (!a.gif.ends_with(".gif") && !a.gif.ends_with(".GIF")) throw InputError(a.gif + ": --gif writes a .gif file");
+        if (a.every < 1) throw InputError("--every must be 1 or more generations");
+    }
+    if (a.scale < 1 || a.scale > 64) throw InputError("--scale must be from 1 to 64 pixels per cell");
+    std::optional<Box> region;
+    if (!a.region.empty()) region = parse_region(a.region);
     if (a.gens < 0) throw InputError("--gens must be 0 or more");
     BoardOverrides ov;
     if (!a.rule.empty()) ov.rule = a.rule;
@@ -97,8 +130,49 @@ void run(const RunArgs& a, int& exit_code) {
     }
     options.max_cells = budget / 2;
 
+    // Image areas are known before running except for unbounded runs without --region (their
+    // extent is known only at the end); everything checkable is checked now.
+    const bool bounded = plan.spec.topology != Topology::unbounded;
+    const Box board{0, 0, plan.spec.width, plan.spec.height};
+    if (region && bounded && !(region->x >= 0 && region->y >= 0 && region->right() <= board.width &&
+                               region->bottom() <= board.height))
+        throw InputError("--region " + a.region + " is not inside the " + std::to_string(board.width) + "x" +
+                         std::to_string(board.height) + " board (board cells are 0.." +
+                         std::to_string(board.width - 1) + ", 0.." + std::to_string(board.height - 1) + ")");
+    const std::optional<Box> image_box = region ? region : bounded ? std::optional<Box>(board) : std::nullopt;
+    const bool png_out = out_format && *out_format == OutputFormat::png;
+    if (png_out && image_box) image::check_image_size(*image_box, a.scale, a.output);
+    const std::int64_t gif_frames = a.gens / a.every + 1;
+    if (!a.gif.empty()) image::check_gif_size(image_box ? *image_box : Box{0, 0, 1, 1}, a.scale, gif_frames, a.gif);
+
     auto engine = create_engine(name, plan.spec, options);
     engine->set_cells(plan.cells);
+
+    // GIF frames go straight to the file when the area is fixed; an unbounded run without --region
+    // keeps each frame's live cells (up to a limit) and writes them over their common bounding box.
+    std::unique_ptr<image::GifWriter> gif;
+    std::vector<std::vector<Cell>> kept_frames;
+    std::int64_t kept_cells = 0;
+    constexpr std::int64_t kMaxKeptCells = std::int64_t{32} << 20;
+    double image_seconds = 0;
+    auto gif_frame = [&] {
+        const auto f0 = Clock::now();
+        if (gif) {
+            gif->add_frame(image::cells_from_engine(*engine));
+        } else {
+            kept_frames.push_back(engine->live_cells());
+            kept_cells += static_cast<std::int64_t>(kept_frames.back().size());
+            if (kept_cells > kMaxKeptCells)
+                throw InputError(a.gif + ": the frames of this unbounded run hold over " +
+                                 std::to_string(kMaxKeptCells >> 20) + " Mi live cells in all; give --region x,y,w,h");
+        }
+        image_seconds += seconds_since(f0);
+    };
+#ifdef TILELIFE_HAVE_GIF
+    if (!a.gif.empty() && image_box) gif = std::make_unique<image::GifWriter>(a.gif, *image_box, a.scale, 5);
+#endif
+    if (!a.gif.empty()) gif_frame();
+    std::int64_t next_frame = a.every;
 
     // Step in chunks that grow until each takes ~0.2 s: cheap bookkeeping, a live progress bar,
     // and cell-updates counted on the board actually computed (it changes size when unbounded).
@@ -107,20 +181,51 @@ void run(const RunArgs& a, int& exit_code) {
     double cell_updates = 0;
     std::int64_t done = 0, chunk = 1;
     while (done < a.gens) {
-        const std::int64_t n = std::min(chunk, a.gens - done);
+        std::int64_t n = std::min(chunk, a.gens - done);
+        if (!a.gif.empty()) n = std::min(n, next_frame - done);
         const auto c0 = Clock::now();
         engine->step(n);
         const Box e = engine->extent();
         cell_updates += static_cast<double>(n) * static_cast<double>(e.width) * static_cast<double>(e.height);
         done += n;
         if (seconds_since(c0) < 0.2) chunk *= 2;
+        if (!a.gif.empty() && done == next_frame) {
+            gif_frame();
+            next_frame += a.every;
+        }
         progress.update(done, seconds_since(t0));
     }
     const std::int64_t population = engine->population();
-    const double secs = seconds_since(t0);
+    const double secs = seconds_since(t0) - image_seconds;
     const double rate = secs > 0 ? cell_updates / secs : 0;
 
-    if (out_format) {
+    if (!a.gif.empty()) {
+#ifdef TILELIFE_HAVE_GIF
+        if (!gif) {
+            Box all;
+            for (const auto& f : kept_frames)
+                for (const Cell& c : f) all = unite(all, Box{c.x, c.y, 1, 1});
+            if (all.empty()) all = Box{0, 0, 1, 1};
+            image::check_gif_size(all, a.scale, static_cast<std::int64_t>(kept_frames.size()), a.gif);
+            gif = std::make_unique<image::GifWriter>(a.gif, all, a.scale, 5);
+            for (const auto& f : kept_frames) gif->add_frame(image::cells_from_list(f));
+        }
+        gif->finish();
+#endif
+    }
+    if (png_out) {
+#ifdef TILELIFE_HAVE_PNG
+        if (image_box) {
+            image::write_board_png(a.output, *image_box, a.scale, image::cells_from_engine(*engine));
+        } else {
+            const std::vector<Cell> live = engine->live_cells();
+            Box all;
+            for (const Cell& c : live) all = unite(all, Box{c.x, c.y, 1, 1});
+            if (all.empty()) all = Box{0, 0, 1, 1};
+            image::write_board_png(a.output, all, a.scale, image::cells_from_list(live));
+        }
+#endif
+    } else if (out_format) {
         std::vector<Cell> cells = engine->live_cells();
         for (Cell& c : cells) c = Cell{c.x + plan.golly_offset.x, c.y + plan.golly_offset.y};
         const std::int64_t gen = pattern.generation + engine->generation();
@@ -154,6 +259,7 @@ void run(const RunArgs& a, int& exit_code) {
         std::printf("seconds         %.6f\n", secs);
         std::printf("cell-updates/s  %scell-updates/s (%.4g)\n", human_rate(rate).c_str(), rate);
         if (!a.output.empty()) std::printf("output          %s\n", a.output.c_str());
+        if (!a.gif.empty()) std::printf("gif             %s (%" PRId64 " frames)\n", a.gif.c_str(), gif_frames);
     }
     exit_code = 0;
 }
@@ -170,7 +276,15 @@ void add_run(CLI::App& app, int& exit_code) {
     cmd->add_option("-t,--topology", args->topology, "unbounded, torus or plane (default: the rule's suffix, else unbounded)");
     cmd->add_option("-s,--size", args->size, "board size WxH for torus/plane (default: the suffix's, else the pattern's)");
     add_engine_options(*cmd, args->engine);
-    cmd->add_option("-o,--output", args->output, "write the result: .rle or .cells (atomically)");
+    cmd->add_option("-o,--output", args->output,
+                    "write the result: .rle, .cells, or .png (an image of the board: the whole bounded board, "
+                    "the live cells' bounding box when unbounded, or --region)");
+    cmd->add_option("--scale", args->scale, "pixels per cell in .png and .gif output (1..64)")->default_val(1);
+    cmd->add_option("--region", args->region,
+                    "x,y,w,h: the cells the images show (bounded: board cells from 0,0; unbounded: pattern coordinates); "
+                    "needed when the board's image would be over 16384 pixels a side or 256 MPixel");
+    cmd->add_option("--gif", args->gif, "write an animated GIF of the run, one frame every --every generations");
+    cmd->add_option("--every", args->every, "generations between GIF frames")->default_val(1);
     cmd->add_flag("--json", args->json, "print one JSON object instead of text");
     cmd->add_flag("-q,--quiet", args->quiet, "print nothing on success");
     cmd->add_option("--max-memory", args->max_memory, "memory budget for the board, e.g. 8G (default: half of RAM)");
