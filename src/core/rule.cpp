@@ -74,7 +74,7 @@ Rule parse_body(std::string_view whole, std::string_view body) {
     }
     // B/S form in either order, with or without '/': "b3/s23", "B3S23", "S23/B3".
     Rule r;
-    bool have_b = false, have_s = false;
+    bool have_b = false, have_s = false;  // each part at most once
     std::size_t i = 0;
     while (i < s.size()) {
         const char letter = s[i++];
@@ -100,7 +100,8 @@ Rule parse_body(std::string_view whole, std::string_view body) {
             if (i >= s.size()) bad(whole, "trailing '/'");
         }
     }
-    if (!have_b || !have_s) bad(whole, "both B and S parts are required (e.g. B3/S23, B2/S)");
+    // Golly accepts either part alone: "B234" is B234/S, "S23" is B/S23 (Golly's persian-rugs.lif
+    // says "#R B234").
     return r;
 }
 
