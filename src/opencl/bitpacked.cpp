@@ -1,0 +1,438 @@
+// opencl:bitpacked: the board lives on the device as bits (32 cells per word, row-major, two
+// buffers swapped per launch); each launch advances up to K generations inside local-memory tiles.
+// The host packs and unpacks bytes only in write_region/read_region.
+#include "opencl/bitpacked.hpp"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstring>
+#include <sstream>
+#include <vector>
+
+#include "opencl/runtime.hpp"
+#include "tilelife/error.hpp"
+
+namespace tilelife::opencl {
+namespace {
+
+static_assert(std::endian::native == std::endian::little, "cell packing assumes a little-endian host");
+
+constexpr const char* kName = "opencl:bitpacked";
+constexpr const char* kFile = "bitpacked_time_tile.cl";
+constexpr int kMaxSteps = 32;   // the halo is one 32-cell word left and right
+constexpr int kMaxRows = 32;    // the kernel's row mask is one 32-bit word
+constexpr std::uint64_t kBandWords = std::uint64_t{1} << 22;  // host staging per transfer (16 MiB)
+
+std::uint64_t ceil_div(std::uint64_t v, std::uint64_t m) { return (v + m - 1) / m; }
+
+// Eight cells (any non-zero byte is alive) as eight bits, cell k at bit k.
+inline std::uint32_t pack8(std::uint64_t v) {
+    constexpr std::uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
+    const std::uint64_t nonzero = (((v & low7) + low7) | v) & 0x8080808080808080ull;  // top bit per byte
+    return static_cast<std::uint32_t>(((nonzero >> 7) * 0x0102040810204080ull) >> 56);
+}
+
+// n cells -> ceil(n/32) words; bits past n are 0.
+void pack_row(const std::uint8_t* cells, std::int64_t n, std::uint32_t* out) {
+    const std::int64_t full = n / 32;
+    for (std::int64_t k = 0; k < full; ++k) {
+        std::uint32_t w = 0;
+        for (int q = 0; q < 4; ++q) {
+            std::uint64_t v;
+            std::memcpy(&v, cells + 32 * k + 8 * q, 8);
+            w |= pack8(v) << (8 * q);
+        }
+        out[k] = w;
+    }
+    if (n % 32) {
+        std::uint32_t w = 0;
+        for (std::int64_t i = 32 * full; i < n; ++i) w |= static_cast<std::uint32_t>(cells[i] != 0) << (i % 32);
+        out[full] = w;
+    }
+}
+
+// Byte k of spread(b) is bit k of b.
+const std::array<std::uint64_t, 256>& spread_table() {
+    static const auto table = [] {
+        std::array<std::uint64_t, 256> t{};
+        for (unsigned b = 0; b < 256; ++b)
+            for (unsigned k = 0; k < 8; ++k) t[b] |= static_cast<std::uint64_t>((b >> k) & 1u) << (8 * k);
+        return t;
+    }();
+    return table;
+}
+
+void unpack_row(const std::uint32_t* words, std::int64_t n, std::uint8_t* cells) {
+    const auto& spread = spread_table();
+    const std::int64_t bytes = n / 8;
+    for (std::int64_t b = 0; b < bytes; ++b) {
+        const std::uint64_t v = spread[(words[b / 4] >> (8 * (b % 4))) & 0xffu];
+        std::memcpy(cells + 8 * b, &v, 8);
+    }
+    for (std::int64_t i = 8 * bytes; i < n; ++i) cells[i] = (words[i / 32] >> (i % 32)) & 1u;
+}
+
+// Replaces bits [o, o + n) of the word run `dst` with the first n bits of `src` (0 <= o < 32).
+void insert_bits(std::uint32_t* dst, int o, const std::uint32_t* src, std::int64_t n) {
+    for (std::int64_t k = 0; 32 * k < n; ++k) {
+        const std::int64_t count = std::min<std::int64_t>(32, n - 32 * k);
+        const std::uint32_t m = count == 32 ? ~0u : (1u << count) - 1u;
+        const std::uint32_t v = src[k] & m;
+        dst[k] = (dst[k] & ~(m << o)) | (v << o);
+        if (o != 0 && o + count > 32) dst[k + 1] = (dst[k + 1] & ~(m >> (32 - o))) | (v >> (32 - o));
+    }
+}
+
+// The n bits starting at bit o of the word run `src` (nsrc words), as words starting at bit 0.
+void extract_bits(const std::uint32_t* src, std::int64_t nsrc, int o, std::int64_t n, std::uint32_t* out) {
+    for (std::int64_t k = 0; 32 * k < n; ++k) {
+        std::uint32_t v = src[k] >> o;
+        if (o != 0 && k + 1 < nsrc) v |= src[k + 1] << (32 - o);
+        out[k] = v;
+    }
+}
+
+class BitpackedEngine final : public Engine {
+public:
+    BitpackedEngine(const BoardSpec& board, const EngineOptions& options)
+        : w_(board.width), h_(board.height), topology_(board.topology), rule_(board.rule) {
+        if (topology_ == Topology::unbounded)
+            throw std::logic_error("opencl engines are bounded; unbounded boards come from make_unbounded");
+        rt_ = runtime_for(options.device);
+        try {
+            setup(options);
+        } catch (const cl::Error& e) {
+            throw_runtime(e, std::string("creating ") + kName + " for a " + std::to_string(w_) + "x" +
+                                 std::to_string(h_) + " board");
+        }
+    }
+
+    std::string name() const override { return kName; }
+    Topology topology() const override { return topology_; }
+    Rule rule() const override { return rule_; }
+    Box extent() const override { return Box{0, 0, w_, h_}; }
+
+    void write_region(const Box& box, const std::uint8_t* cells) override {
+        check(box);
+        if (box.empty()) return;
+        const Span s = span(box);
+        // Whole words from the region alone: no need to read what is there.
+        const bool whole = s.offset == 0 && (box.right() % 32 == 0 || box.right() == w_);
+        std::vector<std::uint32_t> buf, row(ceil_div(static_cast<std::uint64_t>(box.width), 32));
+        try {
+            for (std::int64_t y = 0; y < box.height; y += s.band) {
+                const std::int64_t rows = std::min(s.band, box.height - y);
+                buf.assign(static_cast<std::size_t>(s.words * rows), 0);
+                if (!whole) transfer(false, s, box.y + y, rows, buf.data());
+                for (std::int64_t r = 0; r < rows; ++r) {
+                    const std::uint8_t* in = cells + (y + r) * box.width;
+                    std::uint32_t* out = buf.data() + r * s.words;
+                    if (whole) {
+                        pack_row(in, box.width, out);
+                    } else {
+                        pack_row(in, box.width, row.data());
+                        insert_bits(out, s.offset, row.data(), box.width);
+                    }
+                }
+                transfer(true, s, box.y + y, rows, buf.data());
+            }
+        } catch (const cl::Error& e) {
+            throw_runtime(e, "writing cells to the device");
+        }
+    }
+
+    void read_region(const Box& box, std::uint8_t* cells) const override {
+        check(box);
+        if (box.empty()) return;
+        const Span s = span(box);
+        std::vector<std::uint32_t> buf, row(ceil_div(static_cast<std::uint64_t>(box.width), 32));
+        try {
+            for (std::int64_t y = 0; y < box.height; y += s.band) {
+                const std::int64_t rows = std::min(s.band, box.height - y);
+                buf.resize(static_cast<std::size_t>(s.words * rows));
+                transfer(false, s, box.y + y, rows, buf.data());
+                for (std::int64_t r = 0; r < rows; ++r) {
+                    const std::uint32_t* in = buf.data() + r * s.words;
+                    if (s.offset != 0) {
+                        extract_bits(in, s.words, s.offset, box.width, row.data());
+                        in = row.data();
+                    }
+                    unpack_row(in, box.width, cells + (y + r) * box.width);
+                }
+            }
+        } catch (const cl::Error& e) {
+            throw_runtime(e, "reading cells from the device");
+        }
+    }
+
+    void step(std::int64_t n) override {
+        try {
+            launch(n, nullptr);
+        } catch (const cl::Error& e) {
+            throw_runtime(e, std::string("running ") + kName);
+        }
+    }
+
+    std::int64_t population() const override {
+        try {
+            const cl_ulong count = static_cast<cl_ulong>(pitch_) * static_cast<cl_ulong>(h_);
+            population_.setArg(0, cur_);
+            population_.setArg(1, count);
+            population_.setArg(2, partial_);
+            population_.setArg(3, cl::Local(pop_wg_ * sizeof(cl_ulong)));
+            rt_->queue.enqueueNDRangeKernel(population_, cl::NullRange, cl::NDRange(pop_groups_ * pop_wg_),
+                                            cl::NDRange(pop_wg_));
+            std::vector<cl_ulong> parts(pop_groups_);
+            rt_->queue.enqueueReadBuffer(partial_, CL_TRUE, 0, parts.size() * sizeof(cl_ulong), parts.data());
+            cl_ulong total = 0;
+            for (cl_ulong p : parts) total += p;
+            return static_cast<std::int64_t>(total);
+        } catch (const cl::Error& e) {
+            throw_runtime(e, "counting the population");
+        }
+    }
+
+    std::int64_t generation() const override { return generation_; }
+
+    EngineDetails details() const {
+        EngineDetails d;
+        d.device = std::to_string(rt_->info.platform) + ":" + std::to_string(rt_->info.device) + " " + rt_->info.name;
+        d.wg_width = lw_;
+        d.wg_height = strips_;
+        d.cells_per_item = 32 * rows_;
+        d.reduction = "tree";
+        d.build_options = build_options_;
+        return d;
+    }
+
+    StepTiming timed(std::int64_t n) {
+        std::vector<cl::Event> events;
+        try {
+            launch(n, &events);
+            rt_->queue.finish();
+            StepTiming t;
+            if (events.empty()) return t;
+            cl_ulong sum = 0;
+            for (const cl::Event& e : events)
+                sum += e.getProfilingInfo<CL_PROFILING_COMMAND_END>() - e.getProfilingInfo<CL_PROFILING_COMMAND_START>();
+            t.kernel_seconds = static_cast<double>(sum) * 1e-9;
+            t.span_seconds = static_cast<double>(events.back().getProfilingInfo<CL_PROFILING_COMMAND_END>() -
+                                                 events.front().getProfilingInfo<CL_PROFILING_COMMAND_START>()) *
+                             1e-9;
+            return t;
+        } catch (const cl::Error& e) {
+            throw_runtime(e, std::string("timing ") + kName);
+        }
+    }
+
+private:
+    // The words a box touches: first word, count, bit offset of box.x in the first, rows per band.
+    struct Span {
+        std::int64_t first = 0, words = 0, band = 1;
+        int offset = 0;
+    };
+
+    Span span(const Box& box) const {
+        Span s;
+        s.first = box.x / 32;
+        s.words = (box.right() - 1) / 32 - s.first + 1;
+        s.offset = static_cast<int>(box.x % 32);
+        s.band = std::max<std::int64_t>(1, static_cast<std::int64_t>(kBandWords) / s.words);
+        return s;
+    }
+
+    void transfer(bool write, const Span& s, std::int64_t y, std::int64_t rows, std::uint32_t* host) const {
+        const std::array<std::size_t, 3> origin{static_cast<std::size_t>(s.first) * 4, static_cast<std::size_t>(y), 0};
+        const std::array<std::size_t, 3> region{static_cast<std::size_t>(s.words) * 4, static_cast<std::size_t>(rows), 1};
+        const std::size_t pitch = static_cast<std::size_t>(pitch_) * 4, host_pitch = static_cast<std::size_t>(s.words) * 4;
+        if (write)
+            rt_->queue.enqueueWriteBufferRect(cur_, CL_TRUE, origin, {0, 0, 0}, region, pitch, 0, host_pitch, 0, host);
+        else
+            rt_->queue.enqueueReadBufferRect(cur_, CL_TRUE, origin, {0, 0, 0}, region, pitch, 0, host_pitch, 0, host);
+    }
+
+    void check(const Box& b) const {
+        if (b.x < 0 || b.y < 0 || b.width < 0 || b.height < 0 || b.right() > w_ || b.bottom() > h_)
+            throw std::out_of_range("region outside the board");
+    }
+
+    std::string options_for(int lw) const {
+        std::ostringstream o;
+        o << "-DTORUS=" << (topology_ == Topology::torus ? 1 : 0) << " -DLW=" << lw << " -DROWS=" << rows_
+          << " -DBIRTH=0x" << std::hex << rule_.birth << "u -DSURVIVAL=0x" << rule_.survival << std::dec
+          << "u -DLIFE=" << (rule_ == Rule::life() ? 1 : 0);
+        return o.str();
+    }
+
+    void setup(const EngineOptions& options) {
+        const DeviceDescription& dev = rt_->info;
+        const BitpackedShape preferred = bitpacked_default_shape(dev);
+        const Tuning tune = tuning();
+        rows_ = tune.rows_per_item > 0 ? tune.rows_per_item : preferred.rows;
+        if (rows_ > kMaxRows)
+            throw InputError("opencl:bitpacked takes at most " + std::to_string(kMaxRows) +
+                             " rows per work-item (TILELIFE_OPENCL_ROWS)");
+        steps_ = options.steps_per_launch > 0 ? options.steps_per_launch : preferred.steps;
+        if (options.steps_per_launch < 0 || steps_ > kMaxSteps)
+            throw InputError("--steps-per-launch for opencl:bitpacked must be 1.." + std::to_string(kMaxSteps) +
+                             " (the halo is one 32-cell word wide)");
+
+        // The local copy needs at least one tile row between the two halos.
+        const int min_strips = static_cast<int>(ceil_div(2 * static_cast<std::uint64_t>(steps_) + 1, rows_));
+        const bool user = options.wg_width > 0 || options.wg_height > 0;
+        if (user) {
+            if (options.wg_width < 3 || options.wg_height < 1)
+                throw InputError("opencl:bitpacked needs --wg of at least 3x1 (words per local row including the "
+                                 "two halo words, by strips of rows)");
+            lw_ = options.wg_width;
+            strips_ = options.wg_height;
+            if (strips_ < min_strips)
+                throw InputError("--wg " + std::to_string(lw_) + "x" + std::to_string(strips_) + " gives " +
+                                 std::to_string(strips_ * rows_) + " local rows; " + std::to_string(steps_) +
+                                 " steps per launch need at least " + std::to_string(2 * steps_ + 1) +
+                                 " (use at least " + std::to_string(min_strips) + " strips)");
+        } else {
+            lw_ = preferred.lw;
+            // Small boards: no more strips than the board's rows and halos need (a power of two, so
+            // that boards of many sizes share few work-group shapes).
+            const std::uint64_t fit = ceil_div(static_cast<std::uint64_t>(h_) + 2 * steps_, rows_);
+            int s = 1;
+            while (static_cast<std::uint64_t>(s) < fit && s < preferred.strips) s *= 2;
+            strips_ = std::max(std::min(s, preferred.strips), min_strips);
+        }
+
+        auto local_bytes = [&](int strips) { return 4ull * lw_ * static_cast<std::uint64_t>(strips) * rows_; };
+        const std::string opts = options_for(lw_);
+        program_ = program_for(*rt_, {kFile}, opts);
+        kernel_ = cl::Kernel(program_, "life_bitpacked_time_tile");
+        const std::size_t kmax = std::min<std::size_t>(
+            dev.max_work_group_size, kernel_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(rt_->device));
+        auto fits = [&](int strips) {
+            return static_cast<std::uint64_t>(lw_) * strips <= kmax && local_bytes(strips) <= dev.local_mem_size;
+        };
+        if (!user)
+            while (!fits(strips_) && strips_ / 2 >= min_strips) strips_ /= 2;
+        if (!fits(strips_)) {
+            const std::string why = "--wg " + std::to_string(lw_) + "x" + std::to_string(strips_) + " with " +
+                                    std::to_string(rows_) + " rows per work-item needs " +
+                                    std::to_string(lw_ * strips_) + " work-items and " +
+                                    std::to_string(local_bytes(strips_)) + " bytes of local memory; " + kName +
+                                    " may have " + std::to_string(kmax) + " and " + std::to_string(dev.local_mem_size) +
+                                    " on " + dev.name;
+            if (user) throw InputError(why);
+            throw RuntimeError("no work-group shape fits " + std::string(kName) + ": " + why);
+        }
+        build_options_ = opts;
+
+        nwords_ = static_cast<std::uint64_t>(ceil_div(static_cast<std::uint64_t>(w_), 32));
+        pitch_ = nwords_;
+        const auto h = static_cast<std::uint64_t>(h_);
+        if (h > (std::uint64_t{1} << 60) / pitch_ || pitch_ * h * 4 > rt_->max_alloc)
+            throw RuntimeError("a " + std::to_string(w_) + "x" + std::to_string(h_) + " board needs more than the " +
+                               std::to_string(rt_->max_alloc >> 20) + " MiB one buffer may have on " + dev.name);
+        const std::size_t bytes = static_cast<std::size_t>(pitch_ * h * 4);
+
+        const std::uint64_t tile_w = static_cast<std::uint64_t>(lw_ - 2);
+        const std::uint64_t tile_h = static_cast<std::uint64_t>(strips_ * rows_ - 2 * steps_);
+        groups_x_ = ceil_div(nwords_, tile_w);
+        const std::uint64_t groups = groups_x_ * ceil_div(h, tile_h);
+        global_ = cl::NDRange(static_cast<std::size_t>(groups * lw_), static_cast<std::size_t>(strips_));
+        local_ = cl::NDRange(static_cast<std::size_t>(lw_), static_cast<std::size_t>(strips_));
+
+        // Population: a power-of-two group, at most 256, and at most 1024 groups (summed on the host).
+        population_ = cl::Kernel(program_, "bitpacked_population");
+        const std::size_t plimit = std::min<std::size_t>(
+            {256, dev.max_work_group_size, population_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(rt_->device)});
+        pop_wg_ = 1;
+        while (pop_wg_ * 2 <= plimit) pop_wg_ *= 2;
+        pop_groups_ = static_cast<std::size_t>(std::clamp<std::uint64_t>(ceil_div(pitch_ * h, pop_wg_), 1, 1024));
+
+        try {
+            cur_ = cl::Buffer(rt_->context, CL_MEM_READ_WRITE, bytes);
+            next_ = cl::Buffer(rt_->context, CL_MEM_READ_WRITE, bytes);
+            partial_ = cl::Buffer(rt_->context, CL_MEM_READ_WRITE, pop_groups_ * sizeof(cl_ulong));
+            const cl_uint zero = 0;
+            rt_->queue.enqueueFillBuffer(cur_, zero, 0, bytes);
+            rt_->queue.enqueueFillBuffer(next_, zero, 0, bytes);
+            rt_->queue.finish();  // allocation failures surface here rather than at the first step
+        } catch (const cl::Error& e) {
+            throw RuntimeError("OpenCL: cannot allocate two " + std::to_string(bytes >> 20) + " MiB board buffers on " +
+                               dev.name + ": " + error_name(e.err()));
+        }
+        kernel_.setArg(2, static_cast<cl_ulong>(w_));
+        kernel_.setArg(3, static_cast<cl_ulong>(h_));
+        kernel_.setArg(4, static_cast<cl_ulong>(pitch_));
+        kernel_.setArg(5, static_cast<cl_ulong>(nwords_));
+        kernel_.setArg(6, static_cast<cl_ulong>(groups_x_));
+        kernel_.setArg(8, static_cast<cl_uint>(steps_));  // the halo: what the tile shape was made for
+        kernel_.setArg(9, cl::Local(static_cast<std::size_t>(local_bytes(strips_))));
+    }
+
+    // Launches of `steps_` generations, and a last, shorter one for the remainder.
+    void launch(std::int64_t n, std::vector<cl::Event>* events) {
+        for (std::int64_t done = 0, count = 0; done < n; ++count) {
+            const auto steps = static_cast<cl_uint>(std::min<std::int64_t>(steps_, n - done));
+            kernel_.setArg(0, cur_);
+            kernel_.setArg(1, next_);
+            kernel_.setArg(7, steps);
+            cl::Event ev;
+            rt_->queue.enqueueNDRangeKernel(kernel_, cl::NullRange, global_, local_, nullptr, events ? &ev : nullptr);
+            if (events) events->push_back(ev);
+            std::swap(cur_, next_);
+            done += steps;
+            generation_ += steps;
+            if (count % 256 == 255) rt_->queue.finish();  // bound the commands in flight
+        }
+    }
+
+    std::shared_ptr<const DeviceRuntime> rt_;
+    std::int64_t w_, h_;
+    Topology topology_;
+    Rule rule_;
+    int lw_ = 0, strips_ = 0, rows_ = 0, steps_ = 0;
+    std::uint64_t nwords_ = 0, pitch_ = 0, groups_x_ = 0;
+    std::string build_options_;
+    cl::Program program_;
+    cl::Kernel kernel_;
+    cl::NDRange global_, local_;
+    cl::Buffer cur_, next_;
+    std::int64_t generation_ = 0;
+
+    mutable cl::Kernel population_;
+    mutable cl::Buffer partial_;
+    std::size_t pop_wg_ = 1, pop_groups_ = 1;
+};
+
+}  // namespace
+
+BitpackedShape bitpacked_default_shape(const DeviceDescription& device) {
+    BitpackedShape s;
+    if (device.type == "GPU" && device.local_mem_dedicated) return s;  // one warp-wide row of words
+    // CPUs (PoCL) run a work-group as loops over its work-items: smaller groups, fewer steps.
+    s.lw = 32;
+    s.strips = 4;
+    s.rows = 8;
+    s.steps = 4;
+    return s;
+}
+
+void register_bitpacked_opencl_engine() {
+    register_engine({kName, "OpenCL: one bit per cell, bit-sliced counts, K generations per launch in local-memory "
+                            "tiles (fastest)"},
+                    [](const BoardSpec& board, const EngineOptions& options) -> std::unique_ptr<Engine> {
+                        return std::make_unique<BitpackedEngine>(board, options);
+                    });
+}
+
+std::optional<EngineDetails> bitpacked_details(const Engine& engine) {
+    if (const auto* e = dynamic_cast<const BitpackedEngine*>(&engine)) return e->details();
+    return std::nullopt;
+}
+
+std::optional<StepTiming> bitpacked_timed_step(Engine& engine, std::int64_t generations) {
+    if (auto* e = dynamic_cast<BitpackedEngine*>(&engine)) return e->timed(generations);
+    return std::nullopt;
+}
+
+}  // namespace tilelife::opencl

@@ -1,0 +1,27 @@
+// opencl:bitpacked — one bit per cell in 32-bit words, several generations per launch in local
+// memory (kernels/bitpacked_time_tile.cl; design in docs/bitpacked-opencl.md).
+#pragma once
+#include <cstdint>
+#include <optional>
+
+#include "opencl/api.hpp"
+#include "tilelife/engine.hpp"
+
+namespace tilelife::opencl {
+
+// Registers opencl:bitpacked; called from register_opencl_engines().
+void register_bitpacked_opencl_engine();
+
+// details() and timed_step() of api.hpp for opencl:bitpacked; nullopt for any other engine.
+std::optional<EngineDetails> bitpacked_details(const Engine& engine);
+std::optional<StepTiming> bitpacked_timed_step(Engine& engine, std::int64_t generations);
+
+// What opencl:bitpacked chooses by default on a device (bench --autotune sweeps around these):
+// work-group LW x S work-items (LW words per local row including the two halo words, S strips),
+// ROWS rows per work-item (Tuning::rows_per_item), K generations per launch.
+struct BitpackedShape {
+    int lw = 32, strips = 16, rows = 16, steps = 8;
+};
+BitpackedShape bitpacked_default_shape(const DeviceDescription& device);
+
+}  // namespace tilelife::opencl

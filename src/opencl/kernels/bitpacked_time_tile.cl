@@ -1,0 +1,241 @@
+// opencl:bitpacked — a bit-packed tile advanced several generations in local memory.
+//
+// Board: one bit per cell in 32-bit words, row-major, `pitch` words per row; cell x of a row is bit
+// x % 32 of word x / 32 (bit 0 = leftmost). Bits past the board's width are always 0.
+//
+// A work-group of LW x S work-items owns a local copy of LW words x LH = S*ROWS rows: its tile of
+// TW = LW - 2 words by TH = LH - 2*halo rows, plus one word (32 cells) left and right and `halo`
+// rows above and below. Work-item (c, s) owns local column c, rows s*ROWS .. s*ROWS+ROWS-1, and
+// keeps those words in registers. Per generation it reads its neighbours' words from local memory,
+// computes its new words, and (after a barrier) publishes them; the local copy's outer cells see
+// nothing beyond it, so wrong values creep inwards one cell per generation — after `steps` <=
+// halo <= 32 generations they have not reached the tile, which is written back. One global round
+// trip per `steps` generations.
+//
+// Neighbour counts are bit-sliced: for each row the 3-cell horizontal sum of every cell is two bit
+// planes (one full adder on whole words), three rows' sums give the 9-cell count (centre included)
+// as bit planes s3..s0, and the rule is a sum of products over those planes.
+//
+// The local copy is the board unrolled around the tile: local cell (x, y) holds board cell
+// (x mod W, y mod H) on a torus — gathered bit by bit where the seam does not fall on a word
+// boundary — and 0 outside the board on a plane, where cells outside are also cleared after every
+// generation (births there must not happen). Tiles whose copy lies wholly inside the board read whole
+// words and skip all of this (the branch is the same for the whole group).
+//
+// Build-time defines: TORUS (1 torus, 0 plane), LW (words per local row, >= 3), ROWS (rows per
+// work-item, 1..32), BIRTH and SURVIVAL (9-bit masks: bit n = born / survives with n neighbours),
+// LIFE (1: B3/S23, the specialised matcher). Indices into global memory are 64-bit.
+
+#if !defined(TORUS) || !defined(LW) || !defined(ROWS) || !defined(BIRTH) || !defined(SURVIVAL)
+#error "TORUS, LW, ROWS, BIRTH and SURVIVAL must be defined"
+#endif
+#ifndef LIFE
+#define LIFE 0
+#endif
+
+#define TW (LW - 2)
+
+// v mod n for v near the board (one add or subtract), any v otherwise.
+inline long wrap_near(long v, long n) {
+    if (v >= 0 && v < n) return v;
+    if (v < 0 && v >= -n) return v + n;
+    if (v >= n && v < 2 * n) return v - n;
+    v %= n;
+    return v < 0 ? v + n : v;
+}
+
+#if TORUS
+// 32 bits of row `row` starting at cell p (< width); bits past the row's last word are 0.
+inline uint bits_from(__global const uint* row, ulong p, ulong nwords) {
+    const ulong wi = p >> 5;
+    const uint sh = (uint)(p & 31);
+    uint v = row[wi] >> sh;
+    if (sh != 0 && wi + 1 < nwords) v |= row[wi + 1] << (32 - sh);
+    return v;
+}
+#endif
+
+// Local word for unrolled word column j (cells 32j .. 32j+31) of unrolled row y.
+inline uint board_word(__global const uint* src, ulong pitch, ulong width, ulong height, ulong nwords, long j,
+                       long y) {
+#if TORUS
+    __global const uint* row = src + (ulong)wrap_near(y, (long)height) * pitch;
+    if ((width & 31) == 0) return row[wrap_near(j, (long)nwords)];
+    // The seam is inside a word: cell 32j + i is board cell (32j + i) mod W, taken in runs.
+    ulong p = (ulong)wrap_near(j * 32, (long)width);
+    uint out = 0, filled = 0;
+    while (filled < 32) {
+        const ulong n = min((ulong)(32 - filled), width - p);
+        uint v = bits_from(row, p, nwords);
+        if (n < 32) v &= (1u << n) - 1u;
+        out |= v << filled;
+        filled += (uint)n;
+        p = 0;  // a run ends at the row's end (or fills the word): the next starts at cell 0
+    }
+    return out;
+#else
+    if (y < 0 || y >= (long)height || j < 0 || j >= (long)nwords) return 0;
+    return src[(ulong)y * pitch + (ulong)j];
+#endif
+}
+
+// West / east neighbour of every cell of word c, given the words left and right of it.
+#define WEST(l, c) (((c) << 1) | ((l) >> 31))
+#define EAST(c, r) (((c) >> 1) | ((r) << 31))
+
+// Horizontal 3-cell sums of a row as bit planes (lo, hi): one full adder over whole words.
+#define ROW_SUM(l, c, r, lo, hi)                   \
+    do {                                           \
+        const uint w_ = WEST(l, c), e_ = EAST(c, r); \
+        const uint x_ = w_ ^ (c);                  \
+        lo = x_ ^ e_;                              \
+        hi = (w_ & (c)) | (x_ & e_);               \
+    } while (0)
+
+// The next state from three rows' sums (a: above, b: own row, d: below) and the cell itself.
+inline uint next_state(uint a0, uint a1, uint b0, uint b1, uint d0, uint d1, uint alive) {
+    // Weight-1 planes: a full adder.
+    const uint x0 = a0 ^ b0;
+    const uint s0 = x0 ^ d0;
+    const uint k0 = (a0 & b0) | (x0 & d0);
+    // Weight-2 planes a1, b1, d1 and the carry k0: count 0..4 = s1 + 2 * (s2 + 2 * s3).
+    const uint x1 = a1 ^ b1 ^ d1;
+    const uint s1 = x1 ^ k0;
+    const uint m1 = (a1 & b1) | (d1 & (a1 ^ b1));
+    const uint s2 = m1 ^ (x1 & k0);
+#if LIFE
+    // 9-cell count 3 (born or survives with 2), or 4 while alive (survives with 3). Counts 8 and 9
+    // read as 0 and 1 here (s3 left out) and are dead either way.
+    return (~s2 & s1 & s0) | (alive & s2 & ~s1 & ~s0);
+#else
+    const uint s3 = a1 & b1 & d1 & k0;  // count 4: all four set
+    uint next = 0;
+    // 9-cell count v: born when dead and v in BIRTH; survives when alive and v - 1 in SURVIVAL.
+#define PLANE(s, bit) ((bit) ? (s) : ~(s))
+#define COUNT_IS(v) (PLANE(s0, (v) & 1) & PLANE(s1, ((v) >> 1) & 1) & PLANE(s2, ((v) >> 2) & 1) & PLANE(s3, ((v) >> 3) & 1))
+#define LIVES(v) ((((BIRTH >> (v)) & 1u) ? ~alive : 0u) | ((((SURVIVAL << 1) >> (v)) & 1u) ? alive : 0u))
+#define TERM(v) if (((BIRTH | (SURVIVAL << 1)) >> (v)) & 1u) next |= COUNT_IS(v) & LIVES(v);
+    TERM(0) TERM(1) TERM(2) TERM(3) TERM(4) TERM(5) TERM(6) TERM(7) TERM(8) TERM(9)
+    return next;
+#endif
+}
+
+// One generation of this work-item's strip, in place in cur[]. Reads only local memory (the state
+// before this generation) and cur[]; the caller publishes cur[] after a barrier. `up`, `own`, `dn`:
+// offsets of the local rows above, at and below the strip; `cl`, `cr`: the columns left and right.
+// masked (plane tiles touching the edge): cells outside the board are cleared, rows by bit r of
+// `rows_in`, columns by `col_mask`. Called with constant `masked`, so each call is specialised.
+inline void advance(__local const uint* restrict tile, uint* restrict cur, const uint up, const uint own,
+                    const uint dn, const uint c, const uint cl, const uint cr, const bool masked,
+                    const uint rows_in, const uint col_mask) {
+    uint p0, p1, q0, q1, n0, n1;
+    ROW_SUM(tile[up + cl], tile[up + c], tile[up + cr], p0, p1);
+    ROW_SUM(tile[own + cl], cur[0], tile[own + cr], q0, q1);
+#pragma unroll
+    for (uint r = 0; r < ROWS; ++r) {
+        if (r + 1 < ROWS) {
+            const uint at = own + (r + 1) * LW;
+            ROW_SUM(tile[at + cl], cur[r + 1], tile[at + cr], n0, n1);
+        } else {
+            ROW_SUM(tile[dn + cl], tile[dn + c], tile[dn + cr], n0, n1);
+        }
+        uint nx = next_state(p0, p1, q0, q1, n0, n1, cur[r]);
+        if (masked) nx &= ((rows_in >> r) & 1u) ? col_mask : 0u;
+        cur[r] = nx;
+        p0 = q0, p1 = q1, q0 = n0, q1 = n1;
+    }
+}
+
+__kernel void life_bitpacked_time_tile(__global const uint* restrict src, __global uint* restrict dst,
+                                       const ulong width, const ulong height, const ulong pitch,
+                                       const ulong nwords, const ulong groups_x, const uint steps,
+                                       const uint halo, __local uint* restrict tile) {
+    const uint c = get_local_id(0);  // local word column
+    const uint r0 = get_local_id(1) * ROWS;
+    const uint LH = get_local_size(1) * ROWS;
+    // Tiles are numbered row by row along dimension 0 (dimension 1 allows too few groups on some
+    // devices for tall boards); neighbouring groups share halo rows in the cache.
+    const ulong group = get_group_id(0);
+    const ulong gy = group / groups_x, gx = group - gy * groups_x;
+    const long a = (long)gx * TW;                                    // first word of the tile
+    const long ytop = (long)gy * (long)(LH - 2 * halo) - (long)halo;  // board row of local row 0
+    const long j = a - 1 + (long)c;                                  // this column's unrolled word
+
+    // The whole local copy inside the board, in whole words: plain loads, no masks.
+    const bool inside = a >= 1 && a + TW < (long)(width >> 5) && ytop >= 0 && ytop + (long)LH <= (long)height;
+
+    uint cur[ROWS];
+    if (inside) {
+        __global const uint* p = src + (ulong)(ytop + r0) * pitch + (ulong)j;
+#pragma unroll
+        for (uint r = 0; r < ROWS; ++r) cur[r] = p[(ulong)r * pitch];
+    } else {
+#pragma unroll
+        for (uint r = 0; r < ROWS; ++r) cur[r] = board_word(src, pitch, width, height, nwords, j, ytop + r0 + r);
+    }
+
+    // Plane tiles at the edge: which of this strip's rows and which bits of this column are on the board.
+    uint rows_in = 0, col_mask = 0;
+#if !TORUS
+    if (!inside) {
+        for (uint r = 0; r < ROWS; ++r) {
+            const long y = ytop + r0 + r;
+            if (y >= 0 && y < (long)height) rows_in |= 1u << r;
+        }
+        if (j >= 0 && j < (long)nwords)
+            col_mask = (j == (long)nwords - 1 && (width & 31) != 0) ? (1u << (width & 31)) - 1u : ~0u;
+    }
+#endif
+
+    const uint own = r0 * LW;
+#pragma unroll
+    for (uint r = 0; r < ROWS; ++r) tile[own + r * LW + c] = cur[r];
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    // Outside the local copy there is nothing to read: the outermost words and rows read themselves
+    // instead, which only disturbs cells that are allowed to go wrong.
+    const uint cl = c == 0 ? 0 : c - 1, cr = c == LW - 1 ? c : c + 1;
+    const uint up = (r0 == 0 ? 0 : r0 - 1) * LW;
+    const uint dn = (r0 + ROWS == LH ? LH - 1 : r0 + ROWS) * LW;
+
+    for (uint g = 0; g < steps; ++g) {
+#if TORUS
+        advance(tile, cur, up, own, dn, c, cl, cr, false, rows_in, col_mask);
+#else
+        if (inside) advance(tile, cur, up, own, dn, c, cl, cr, false, rows_in, col_mask);
+        else advance(tile, cur, up, own, dn, c, cl, cr, true, rows_in, col_mask);
+#endif
+        if (g + 1 == steps) break;  // the last generation goes straight to global memory
+        barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+        for (uint r = 0; r < ROWS; ++r) tile[own + r * LW + c] = cur[r];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+
+    // Write the tile: local columns 1..TW, local rows halo .. LH-halo-1, clipped to the board.
+    if (c == 0 || c == LW - 1 || j >= (long)nwords) return;
+    const uint keep = (j == (long)nwords - 1 && (width & 31) != 0) ? (1u << (width & 31)) - 1u : ~0u;
+#pragma unroll
+    for (uint r = 0; r < ROWS; ++r) {
+        const uint lr = r0 + r;
+        const long y = ytop + lr;
+        if (lr >= halo && lr < LH - halo && y < (long)height) dst[(ulong)y * pitch + (ulong)j] = cur[r] & keep;
+    }
+}
+
+// Population: per-word popcounts, summed per work-item over a grid-stride range, then a
+// local-memory tree per work-group (the local size must be a power of two); the host adds the
+// groups' counts. Padding and tail bits are 0, so every set bit is a live cell.
+__kernel void bitpacked_population(__global const uint* restrict words, const ulong count,
+                                   __global ulong* restrict partial, __local ulong* restrict scratch) {
+    const uint lid = get_local_id(0), L = get_local_size(0);
+    ulong s = 0;
+    for (ulong i = get_global_id(0); i < count; i += get_global_size(0)) s += popcount(words[i]);
+    scratch[lid] = s;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint stride = L / 2; stride > 0; stride /= 2) {
+        if (lid < stride) scratch[lid] += scratch[lid + stride];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0) partial[get_group_id(0)] = scratch[0];
+}
