@@ -378,7 +378,8 @@ private:
         std::string s = "gen " + std::to_string(o_.generation0 + engine_.generation()) + "  pop " +
                         std::to_string(engine_.population()) + "  " + human(gens_s) + " gens/s  " + human(cells_s) +
                         " cell-updates/s  " + engine_.name();
-        if (!o_.device.empty()) s += " [" + o_.device + "]";
+        if (!o_.device.empty())  // long OpenCL names would push the rest off the line
+            s += " [" + (o_.device.size() > 36 ? o_.device.substr(0, 33) + "..." : o_.device) + "]";
         s += "  " + std::string(to_string(engine_.topology())) + " " + std::to_string(e.width) + "x" +
              std::to_string(e.height) + "  " + engine_.rule().to_string();
         return s;
