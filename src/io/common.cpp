@@ -47,40 +47,14 @@ bool parse_int(std::string_view text, std::int64_t& out) {
     return ec == std::errc() && ptr == text.data() + text.size();
 }
 
-namespace {
-
-// Golly reads a rule with only a B part ("B234", as in Golly's own persian-rugs.lif) or only an S
-// part as having the other part empty; parse_rule wants both. Returns the completed spelling, or
-// an empty string when the text is not of that kind.
-std::string complete_rule(std::string_view t) {
-    const auto colon = t.find(':');
-    std::string body(t.substr(0, colon));
-    const std::string suffix(colon == std::string_view::npos ? std::string_view{} : t.substr(colon));
-    const bool has_b = body.find_first_of("bB") != std::string::npos;
-    const bool has_s = body.find_first_of("sS") != std::string::npos;
-    if (has_b == has_s) return {};
-    if (!body.empty() && body.back() == '/') body.pop_back();
-    return (has_b ? body + "/S" : "B/" + body) + suffix;
-}
-
-}  // namespace
-
 std::string checked_rule(std::string_view text, const std::string& source, std::int64_t line) {
     const std::string_view t = trim(text);
     try {
         (void)parse_rule(t);
-        return std::string(t);
     } catch (const InputError& e) {
-        const std::string completed = complete_rule(t);
-        if (!completed.empty()) {
-            try {
-                (void)parse_rule(completed);
-                return completed;
-            } catch (const InputError&) {
-            }
-        }
         fail(source, line, e.what());
     }
+    return std::string(t);
 }
 
 void normalize(std::vector<Cell>& cells) {

@@ -10,9 +10,10 @@
 
 namespace tilelife::io {
 
-// Every coordinate a reader produces stays within +-2^62, so sums of two coordinates or a
-// coordinate and a size (frames, bounding boxes, placement) can never overflow int64.
+// Every cell a reader produces has |x|, |y| < 2^62, so the width of any box of cells fits in
+// int64 (at most 2^63 - 1) and sums of a coordinate and a size cannot overflow.
 inline constexpr std::int64_t kMaxCoord = std::int64_t{1} << 62;
+inline bool in_range(std::int64_t v) { return v > -kMaxCoord && v < kMaxCoord; }
 
 // Splits text into lines without copying. A line ends at "\n", "\r\n" or a lone "\r";
 // the terminator is not part of the line. Numbers are 1-based.
@@ -42,8 +43,7 @@ std::string describe_byte(char c);
 // Whole-string signed decimal integer (optional leading '+'/'-'), nullopt-like via bool.
 bool parse_int(std::string_view text, std::int64_t& out);
 
-// Validates `text` with parse_rule and returns it trimmed (a B-only or S-only rule, which Golly
-// accepts, comes back completed: "B234" -> "B234/S"); a bad rule becomes an InputError
+// Validates `text` with parse_rule and returns it trimmed; a bad rule becomes an InputError
 // naming the file and line.
 std::string checked_rule(std::string_view text, const std::string& source, std::int64_t line);
 

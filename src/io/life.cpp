@@ -20,7 +20,7 @@ bool parse_pair(std::string_view text, std::int64_t& a, std::int64_t& b) {
 }
 
 void check_range(std::int64_t v, const std::string& source, std::int64_t line) {
-    if (v < -kMaxCoord || v > kMaxCoord) fail(source, line, "coordinate " + std::to_string(v) + " out of range (|c| <= 2^62)");
+    if (!in_range(v)) fail(source, line, "coordinate " + std::to_string(v) + " out of range (|x|, |y| < 2^62)");
 }
 
 }  // namespace
@@ -58,9 +58,8 @@ Pattern parse_life105(std::string_view text, const std::string& source, const Re
             continue;
         }
         if (is_blank(line)) continue;  // Golly skips blank lines inside a block
-        if (row > kMaxCoord) fail(source, n, "row beyond the coordinate range (2^62)");
-        if (block_x > kMaxCoord - static_cast<std::int64_t>(line.size()))
-            fail(source, n, "row beyond the coordinate range (2^62)");
+        if (row >= kMaxCoord || block_x > kMaxCoord - static_cast<std::int64_t>(line.size()))
+            fail(source, n, "row beyond the coordinate range (|x|, |y| < 2^62)");
         for (std::size_t i = 0; i < line.size(); ++i) {
             const char c = line[i];
             if (is_garbage(c)) fail(source, n, describe_byte(c));

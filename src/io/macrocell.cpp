@@ -33,8 +33,11 @@ public:
             return;
         }
         const std::int64_t half = std::int64_t{1} << (node.level - 1);
+        // Children without live cells are skipped, so the work is bounded by cells x depth even
+        // when a file shares an empty node 4^60 times.
         for (int q = 0; q < 4; ++q)
-            if (node.kids[q] != 0) emit(node.kids[q], x + (q & 1) * half, y + (q >> 1) * half);
+            if (node.kids[q] != 0 && nodes_[static_cast<std::size_t>(node.kids[q] - 1)].population != 0)
+                emit(node.kids[q], x + (q & 1) * half, y + (q >> 1) * half);
     }
 
 private:
@@ -72,8 +75,8 @@ Pattern parse_macrocell(std::string_view text, const std::string& source, const 
                 p.generation = g;
             } else if (tag == 'N') {
                 p.name = std::string(rest);
-            } else {
-                p.comments.emplace_back(trim(line.substr(1)));
+            } else if (tag == 'C' || tag == 'c' || tag == 'O' || tag == 'D') {
+                p.comments.emplace_back(rest);
             }
             continue;
         }
@@ -114,8 +117,8 @@ Pattern parse_macrocell(std::string_view text, const std::string& source, const 
                 if (v[0] == 1) fail(source, n, "multi-state macrocell files are not supported (2-state rules only)");
                 fail(source, n, "node level " + std::to_string(v[0]) + " below 4 (leaves are 8x8 in 2-state files)");
             }
-            // A level-63 root spans [-2^62, 2^62] at most: the largest that keeps every coordinate
-            // within the readers' +-2^62 range.
+            // A level-63 root spans x in [-2^62, 2^62), y in [-2^62 + 1, 2^62]: the largest that
+            // (all but its edge rows and columns, checked after expansion) fits the coordinate range.
             if (v[0] > 63) fail(source, n, "node level " + std::to_string(v[0]) + " is beyond the 64-bit coordinate range");
             node.level = static_cast<int>(v[0]);
             const auto count = static_cast<std::int64_t>(nodes.size());
@@ -149,6 +152,10 @@ Pattern parse_macrocell(std::string_view text, const std::string& source, const 
         const std::int64_t half = std::int64_t{1} << (root.level - 1);
         Expander(nodes, p.cells).emit(static_cast<std::int64_t>(nodes.size()), -half, -half + 1);
         normalize(p.cells);
+        const Box box = bounding_box_of(p.cells);
+        if (!box.empty() && (!in_range(box.x) || !in_range(box.y) || !in_range(box.x + (box.width - 1)) ||
+                             !in_range(box.y + (box.height - 1))))
+            fail(source, lines.number(), "cells beyond the coordinate range (|x|, |y| < 2^62)");
     }
     p.frame = bounding_box_of(p.cells);
     return p;

@@ -85,8 +85,8 @@ private:
                 if (comma == std::string_view::npos || !parse_int(v.substr(0, comma), px) ||
                     !parse_int(v.substr(comma + 1), py))
                     fail(source_, line_, "bad #CXRLE position '" + std::string(token) + "' (expected Pos=X,Y)");
-                if (px < -kMaxCoord || px > kMaxCoord || py < -kMaxCoord || py > kMaxCoord)
-                    fail(source_, line_, "#CXRLE position out of range (|coordinate| <= 2^62)");
+                if (!in_range(px) || !in_range(py))
+                    fail(source_, line_, "#CXRLE position out of range (|x|, |y| < 2^62)");
                 pos_x_ = px;
                 pos_y_ = py;
             } else if (starts_with(token, "Gen=")) {
@@ -128,8 +128,10 @@ private:
                                              "' is not a number");
                 if (v < 0) fail(source_, line_, "bad RLE header: negative pattern size " + std::string(key) +
                                                     " = " + std::to_string(v));
-                if (v > kMaxCoord) fail(source_, line_, "bad RLE header: pattern size " + std::string(key) +
-                                                            " = " + std::to_string(v) + " is too large");
+                std::int64_t end = 0;
+                if (__builtin_add_overflow(v, key == "x" ? pos_x_ : pos_y_, &end) || end > kMaxCoord)
+                    fail(source_, line_, "bad RLE header: pattern size " + std::string(key) + " = " + std::to_string(v) +
+                                             " goes beyond the coordinate range (|x|, |y| < 2^62)");
                 (key == "x" ? w : h) = v;
                 (key == "x" ? have_x : have_y) = true;
             } else if (key.empty()) {
@@ -148,12 +150,14 @@ private:
     }
 
     void advance(std::int64_t& coord, std::int64_t n, const char* what) {
-        if (coord > kMaxCoord - n) fail(source_, line_, std::string(what) + " goes beyond the coordinate range (2^62)");
+        if (coord > kMaxCoord - n)
+            fail(source_, line_, std::string(what) + " goes beyond the coordinate range (|x|, |y| < 2^62)");
         coord += n;
     }
 
     void live(std::int64_t n) {
-        if (x_ > kMaxCoord - n) fail(source_, line_, "row goes beyond the coordinate range (2^62)");
+        if (x_ > kMaxCoord - n || y_ >= kMaxCoord)
+            fail(source_, line_, "cells beyond the coordinate range (|x|, |y| < 2^62)");
         if (n > limits_.max_cells - static_cast<std::int64_t>(pattern_.cells.size()))
             fail(source_, line_, "more than " + std::to_string(limits_.max_cells) + " live cells (limit)");
         for (std::int64_t i = 0; i < n; ++i) pattern_.cells.push_back(Cell{x_ + i, y_});
@@ -165,8 +169,7 @@ private:
             const char c = line[i];
             if (c >= '0' && c <= '9') {
                 const int d = c - '0';
-                if (count_ > (kMaxCoord - d) / 10)
-                    fail(source_, line_, "run count too large (beyond 2^62)");
+                if (count_ > (INT64_MAX - d) / 10) fail(source_, line_, "run count too large (beyond 2^63)");
                 count_ = count_ * 10 + d;
                 continue;
             }

@@ -1,0 +1,154 @@
+// Writers: exact RLE and plaintext text, round trips, atomic replacement, output format choice.
+#include <sys/stat.h>
+
+#include "io_support.hpp"
+
+namespace tilelife::test {
+namespace {
+
+TEST(FormatRle, GliderExactText) {
+    const auto glider = cells({{11, -4}, {12, -3}, {10, -2}, {11, -2}, {12, -2}});
+    EXPECT_EQ(format_rle(glider, "B3/S23", 0), "#CXRLE Pos=10,-4\nx = 3, y = 3, rule = B3/S23\nbo$2bo$3o!\n");
+    EXPECT_EQ(format_rle(glider, "B3/S23", 17), "#CXRLE Pos=10,-4 Gen=17\nx = 3, y = 3, rule = B3/S23\nbo$2bo$3o!\n");
+}
+
+TEST(FormatRle, EmptyPatternAsGollyWritesIt) {
+    EXPECT_EQ(format_rle({}, "B3/S23", 0), "x = 0, y = 0, rule = B3/S23\n!\n");
+    EXPECT_EQ(format_rle({}, "B36/S23", 9), "#CXRLE Gen=9\nx = 0, y = 0, rule = B36/S23\n!\n");
+}
+
+TEST(FormatRle, RuleWrittenInGollysSpelling) {
+    const auto one = cells({{0, 0}});
+    EXPECT_EQ(format_rle(one, "23/3", 0), "#CXRLE Pos=0,0\nx = 1, y = 1, rule = B3/S23\no!\n");
+    EXPECT_EQ(format_rle(one, "b36s23:t20,30", 0), "#CXRLE Pos=0,0\nx = 1, y = 1, rule = B36/S23:T20,30\no!\n");
+    EXPECT_EQ(format_rle(one, "", 0), "#CXRLE Pos=0,0\nx = 1, y = 1, rule = B3/S23\no!\n");
+    EXPECT_THROW(format_rle(one, "B9/S", 0), InputError);
+}
+
+TEST(FormatRle, MergedRowEndsDroppedTrailingDeadAndUnsortedInput) {
+    // Unsorted, duplicated input; empty rows merge into "3$"; the box is the cells' bounding box.
+    const auto v = cells({{5, 9}, {2, 5}, {2, 5}, {3, 5}, {9, 6}});
+    EXPECT_EQ(format_rle(v, "B3/S23", 0), "#CXRLE Pos=2,5\nx = 8, y = 5, rule = B3/S23\n2o$7bo3$3bo!\n");
+}
+
+TEST(FormatRle, WrapsAtSeventyCharacters) {
+    // 36 cells two apart: 71 one-character runs; the 71st starts a new line, then "!".
+    std::vector<Cell> v;
+    for (int i = 0; i < 36; ++i) v.push_back(Cell{2 * i, 0});
+    std::string body;
+    for (int i = 0; i < 35; ++i) body += "ob";
+    EXPECT_EQ(format_rle(v, "B3/S23", 0), "#CXRLE Pos=0,0\nx = 71, y = 1, rule = B3/S23\n" + body + "\no!\n");
+    // A run never splits: after 68 characters "12b" (71 > 70) moves to the next line whole.
+    std::vector<Cell> w;
+    for (int i = 0; i < 34; ++i) w.push_back(Cell{2 * i, 0});
+    w.push_back(Cell{67, 0});
+    w.push_back(Cell{80, 0});
+    std::string body2;
+    for (int i = 0; i < 33; ++i) body2 += "ob";
+    EXPECT_EQ(format_rle(w, "B3/S23", 0), "#CXRLE Pos=0,0\nx = 81, y = 1, rule = B3/S23\n" + body2 + "2o\n12bo!\n");
+}
+
+TEST(FormatRle, EveryLineAtMostSeventy) {
+    const Pattern p = read_pattern("random:400x300:0.3:11");
+    const std::string text = format_rle(p.cells, "B3/S23", 0);
+    std::size_t start = 0, lines = 0;
+    while (start < text.size()) {
+        const std::size_t end = text.find('\n', start);
+        ASSERT_NE(end, std::string::npos);
+        EXPECT_LE(end - start, 70u);
+        start = end + 1;
+        ++lines;
+    }
+    EXPECT_GT(lines, 100u);
+}
+
+TEST(RoundTrip, RleKeepsCellsPositionGenerationAndRule) {
+    for (const char* spec : {"random:200x150:0.5:3", "random:500x40:0.02:8", "random:30x30:0.97:1"}) {
+        Pattern p = read_pattern(spec);
+        for (Cell& c : p.cells) {
+            c.x -= 1000000007;
+            c.y += 123456789012;
+        }
+        const Pattern q = parse_pattern(format_rle(p.cells, "B36/S23", 4242), "rt.rle");
+        EXPECT_EQ(q.cells, p.cells) << spec;
+        EXPECT_EQ(q.generation, 4242);
+        EXPECT_EQ(*q.rule, "B36/S23");
+        EXPECT_EQ(q.frame, p.bounding_box());
+    }
+    // The extremes of the readers' coordinate range (|x|, |y| < 2^62): a box 2^63 - 1 wide.
+    const auto far = cells({{-4611686018427387903, -3}, {4611686018427387903, 5}});
+    EXPECT_EQ(parse_pattern(format_rle(far, "B3/S23", 0), "far.rle").cells, far);
+    const Pattern e = parse_pattern(format_rle({}, "B3/S23", 77), "e.rle");
+    EXPECT_TRUE(e.cells.empty());
+    EXPECT_EQ(e.generation, 77);
+}
+
+TEST(RoundTrip, OtherFormatsThroughRle) {
+    const Pattern lif = parse_pattern("#Life 1.06\n-5 -5\n0 0\n7 -2\n", "n.lif");
+    EXPECT_EQ(parse_pattern(format_rle(lif.cells, "B3/S23", 0), "n.rle").cells, lif.cells);
+}
+
+TEST(FormatPlaintext, ExactTextAndRoundTrip) {
+    const auto glider = cells({{11, -4}, {12, -3}, {10, -2}, {11, -2}, {12, -2}, {12, 0}});
+    EXPECT_EQ(format_plaintext(glider, "Glider"), "!Name: Glider\n.O\n..O\nOOO\n\n..O\n");
+    EXPECT_EQ(format_plaintext({}, "nothing"), "!Name: nothing\n");
+    EXPECT_EQ(format_plaintext(cells({{0, 0}}), "two\nlines"), "!Name: two lines\nO\n");
+    const Pattern soup = read_pattern("random:90x60:0.4:5");
+    const Pattern back = parse_pattern(format_plaintext(soup.cells, "soup"), "soup.cells");
+    EXPECT_EQ(back.name, "soup");
+    EXPECT_EQ(back.cells, soup.cells);  // the soup's bounding box starts at (0, 0)
+    EXPECT_EQ(back.frame, soup.bounding_box());
+    // Plaintext has no position: cells come back relative to the bounding box's top-left.
+    const Pattern moved = parse_pattern(format_plaintext(glider, "g"), "g.cells");
+    EXPECT_EQ(moved.cells, cells({{1, 0}, {2, 1}, {0, 2}, {1, 2}, {2, 2}, {2, 4}}));
+}
+
+class AtomicWrite : public IoTest {};
+
+TEST_F(AtomicWrite, CreatesReplacesAndLeavesNoTemporaryFiles) {
+    const std::string target = path("out.rle");
+    write_file_atomic(target, "first\n");
+    EXPECT_EQ(slurp(target), "first\n");
+    ::chmod(target.c_str(), 0640);
+    write_file_atomic(target, "second\n");
+    EXPECT_EQ(slurp(target), "second\n");
+    struct stat st {};
+    ASSERT_EQ(::stat(target.c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 0777, 0640u);  // an existing file keeps its permissions
+    std::size_t entries = 0;
+    for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir_)) ++entries;
+    EXPECT_EQ(entries, 1u);
+    const std::string big(5 << 20, 'o');
+    write_file_atomic(target, big);
+    EXPECT_EQ(slurp(target), big);
+}
+
+TEST_F(AtomicWrite, FailureIsRuntimeErrorAndTargetUntouched) {
+    EXPECT_THROW(write_file_atomic(path("no/such/dir/out.rle"), "x"), RuntimeError);
+    // The target is a non-empty directory: rename fails, nothing changes, no temporary left.
+    const std::string d = path("taken");
+    std::filesystem::create_directory(d);
+    write(std::string("taken/keep"), "keep");
+    try {
+        write_file_atomic(d, "x");
+        ADD_FAILURE() << "no RuntimeError";
+    } catch (const RuntimeError& e) {
+        EXPECT_NE(std::string(e.what()).find(d), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(slurp(path("taken/keep")), "keep");
+    std::size_t entries = 0;
+    for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir_)) ++entries;
+    EXPECT_EQ(entries, 1u);
+}
+
+TEST(OutputFormat, ByExtension) {
+    EXPECT_EQ(output_format_for("a/b/out.rle"), OutputFormat::rle);
+    EXPECT_EQ(output_format_for("OUT.RLE"), OutputFormat::rle);
+    EXPECT_EQ(output_format_for("x.cells"), OutputFormat::plaintext);
+    EXPECT_EQ(output_format_for("pic.png"), OutputFormat::png);
+    expect_input_error([] { output_format_for("out.mc"); }, {"out.mc: ", "'.mc'", ".rle, .cells, .png"});
+    expect_input_error([] { output_format_for("dir/noext"); }, {"dir/noext: ", "no file extension", ".rle"});
+}
+
+}  // namespace
+}  // namespace tilelife::test
