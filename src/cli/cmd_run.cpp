@@ -3,6 +3,7 @@
 
 #include <charconv>
 #include <chrono>
+#include <csignal>
 #include <cinttypes>
 #include <cstdio>
 #include <iostream>
@@ -24,7 +25,9 @@ struct RunArgs {
     std::string rule, topology, size, output, max_memory;
     std::string region, gif;  // images: -o x.png / --gif x.gif over --region at --scale
     int scale = 1;
-    std::int64_t every = 1;
+    std::int64_t every = 0;          // --every: GIF frames and checkpoints; 0 = each one's default
+    std::string checkpoint, resume;  // --checkpoint FILE.rle, --resume FILE.rle
+    bool gens_given = false;
     bool json = false, quiet = false;
     EngineChoice engine;
 };
@@ -83,7 +86,38 @@ std::string human_rate(double r) {
     return buf;
 }
 
-void run(const RunArgs& a, int& exit_code) {
+// Ctrl+C asks the run to stop after the step in progress (checked between chunks of steps).
+volatile std::sig_atomic_t g_interrupted = 0;
+extern "C" void on_interrupt(int) { g_interrupted = 1; }
+
+// A checkpoint is an RLE file (rule with its :T/:P suffix, #CXRLE Pos and Gen) plus one comment line
+// saying which run it belongs to, so `--resume FILE` alone continues to the same final generation.
+constexpr std::string_view kCheckpointTag = "tilelife-checkpoint";
+
+struct CheckpointRun {
+    std::int64_t start = 0;  // generation the original run started from
+    std::int64_t gens = 0;   // generations the original run was asked for
+};
+
+std::optional<CheckpointRun> checkpoint_run(const Pattern& p) {
+    for (const std::string& c : p.comments) {
+        long long start = 0, gens = 0;
+        if (c.rfind(kCheckpointTag, 0) == 0 &&
+            std::sscanf(c.c_str() + kCheckpointTag.size(), " start=%lld gens=%lld", &start, &gens) == 2)
+            return CheckpointRun{start, gens};
+    }
+    return std::nullopt;
+}
+
+void run(RunArgs a, int& exit_code) {
+    if (a.pattern.empty() == a.resume.empty())
+        throw InputError(a.resume.empty() ? "run needs a PATTERN (or --resume CHECKPOINT)"
+                                          : "give either a PATTERN or --resume CHECKPOINT, not both");
+    if (!a.checkpoint.empty() && output_format_for(a.checkpoint) != OutputFormat::rle)
+        throw InputError(a.checkpoint + ": a checkpoint is written as RLE; name it *.rle");
+    const std::int64_t gif_every = a.every > 0 ? a.every : 1;
+    const std::int64_t checkpoint_every = a.every > 0 ? a.every : 1000;
+    if (!a.gens_given) a.gens = 100;
     // Check everything about the output before any work, so bad input never costs a long run.
     std::optional<OutputFormat> out_format;
     if (!a.output.empty()) {
@@ -98,12 +132,12 @@ void run(const RunArgs& a, int& exit_code) {
         throw InputError(a.gif + ": GIF output is not available in this build (install libgif-dev and rebuild)");
 #endif
         if (!a.gif.ends_with(".gif") && !a.gif.ends_with(".GIF")) throw InputError(a.gif + ": --gif writes a .gif file");
-        if (a.every < 1) throw InputError("--every must be 1 or more generations");
     }
     if (a.scale < 1 || a.scale > 64) throw InputError("--scale must be from 1 to 64 pixels per cell");
     std::optional<Box> region;
     if (!a.region.empty()) region = parse_region(a.region);
     if (a.gens < 0) throw InputError("--gens must be 0 or more");
+    if (a.every < 0) throw InputError("--every must be 1 or more generations");
     BoardOverrides ov;
     if (!a.rule.empty()) ov.rule = a.rule;
     if (!a.topology.empty()) {
@@ -119,8 +153,23 @@ void run(const RunArgs& a, int& exit_code) {
     EngineOptions options = engine_options(a.engine);
     const std::int64_t budget = a.max_memory.empty() ? default_memory_budget() : parse_bytes(a.max_memory, "--max-memory");
 
-    const Pattern pattern = read_pattern(a.pattern);
-    const BoardPlan plan = plan_board(pattern, ov, a.pattern);
+    const std::string source = a.resume.empty() ? a.pattern : a.resume;
+    const Pattern pattern = read_pattern(source);
+    // What this run belongs to: a fresh run starts at the file's generation; a resumed one keeps
+    // the original run's start and length (--gens on the resume command changes the length).
+    CheckpointRun job{pattern.generation, a.gens};
+    if (!a.resume.empty()) {
+        const auto saved = checkpoint_run(pattern);
+        if (!saved) throw InputError(a.resume + ": not a tilelife checkpoint (no '#C " + std::string(kCheckpointTag) + "' line)");
+        job = *saved;
+        if (a.gens_given) job.gens = a.gens;
+        a.gens = job.start + job.gens - pattern.generation;
+        if (a.gens < 0)
+            throw InputError(a.resume + ": the checkpoint is at generation " + std::to_string(pattern.generation) +
+                             ", past the run's end at " + std::to_string(job.start + job.gens));
+        a.pattern = a.resume;
+    }
+    const BoardPlan plan = plan_board(pattern, ov, source);
     if (plan.spec.topology != Topology::unbounded) {
         const std::int64_t need = board_bytes_estimate(plan.spec);
         if (need > budget)
@@ -142,7 +191,7 @@ void run(const RunArgs& a, int& exit_code) {
     const std::optional<Box> image_box = region ? region : bounded ? std::optional<Box>(board) : std::nullopt;
     const bool png_out = out_format && *out_format == OutputFormat::png;
     if (png_out && image_box) image::check_image_size(*image_box, a.scale, a.output);
-    const std::int64_t gif_frames = a.gens / a.every + 1;
+    const std::int64_t gif_frames = a.gens / gif_every + 1;
     if (!a.gif.empty()) image::check_gif_size(image_box ? *image_box : Box{0, 0, 1, 1}, a.scale, gif_frames, a.gif);
 
     auto engine = create_engine(name, plan.spec, options);
@@ -172,7 +221,24 @@ void run(const RunArgs& a, int& exit_code) {
     if (!a.gif.empty() && image_box) gif = std::make_unique<image::GifWriter>(a.gif, *image_box, a.scale, 5);
 #endif
     if (!a.gif.empty()) gif_frame();
-    std::int64_t next_frame = a.every;
+    std::int64_t next_frame = gif_every;
+    std::int64_t next_checkpoint = checkpoint_every;
+    auto save_checkpoint = [&] {
+        std::vector<Cell> cells = engine->live_cells();
+        for (Cell& c : cells) c = Cell{c.x + plan.golly_offset.x, c.y + plan.golly_offset.y};
+        std::string text = format_rle(cells, rule_for_output(plan.spec), pattern.generation + engine->generation());
+        // The run's identity goes after the #CXRLE line, before the header (where Golly keeps comments).
+        const std::string tag = "#C " + std::string(kCheckpointTag) + " start=" + std::to_string(job.start) +
+                                " gens=" + std::to_string(job.gens) + "\n";
+        text.insert(text.rfind("#CXRLE", 0) == 0 ? text.find('\n') + 1 : 0, tag);
+        write_file_atomic(a.checkpoint, text);
+    };
+    g_interrupted = 0;
+    auto previous_handler = std::signal(SIGINT, on_interrupt);
+    struct RestoreHandler {
+        decltype(previous_handler) h;
+        ~RestoreHandler() { std::signal(SIGINT, h); }
+    } restore{previous_handler};
 
     // Step in chunks that grow until each takes ~0.2 s: cheap bookkeeping, a live progress bar,
     // and cell-updates counted on the board actually computed (it changes size when unbounded).
@@ -183,6 +249,7 @@ void run(const RunArgs& a, int& exit_code) {
     while (done < a.gens) {
         std::int64_t n = std::min(chunk, a.gens - done);
         if (!a.gif.empty()) n = std::min(n, next_frame - done);
+        if (!a.checkpoint.empty()) n = std::min(n, next_checkpoint - done);
         const auto c0 = Clock::now();
         engine->step(n);
         const Box e = engine->extent();
@@ -191,9 +258,24 @@ void run(const RunArgs& a, int& exit_code) {
         if (seconds_since(c0) < 0.2) chunk *= 2;
         if (!a.gif.empty() && done == next_frame) {
             gif_frame();
-            next_frame += a.every;
+            next_frame += gif_every;
+        }
+        if (!a.checkpoint.empty() && done == next_checkpoint) {
+            save_checkpoint();
+            next_checkpoint += checkpoint_every;
         }
         progress.update(done, seconds_since(t0));
+        if (g_interrupted) break;
+    }
+    if (g_interrupted) {
+        // Stopped cleanly between steps: save where we are if asked, write no partial outputs.
+        const std::int64_t at = pattern.generation + engine->generation();
+        if (!a.checkpoint.empty()) save_checkpoint();
+        std::fprintf(stderr, "tilelife: interrupted at generation %" PRId64 "%s\n", at,
+                     a.checkpoint.empty() ? "; no output written"
+                                          : ("; checkpoint in " + a.checkpoint + " (continue with --resume)").c_str());
+        exit_code = 130;
+        return;
     }
     const std::int64_t population = engine->population();
     const double secs = seconds_since(t0) - image_seconds;
@@ -269,9 +351,8 @@ void run(const RunArgs& a, int& exit_code) {
 void add_run(CLI::App& app, int& exit_code) {
     auto args = std::make_shared<RunArgs>();
     CLI::App* cmd = app.add_subcommand("run", "run a pattern for some generations and report (and save) the result");
-    cmd->add_option("pattern", args->pattern, "pattern file (RLE, Life 1.05/1.06, .cells, .mc, .gz) or random:WxH[:density[:seed]]")
-        ->required();
-    cmd->add_option("-g,--gens", args->gens, "generations to run")->default_val(100);
+    cmd->add_option("pattern", args->pattern, "pattern file (RLE, Life 1.05/1.06, .cells, .mc, .gz) or random:WxH[:density[:seed]]");
+    auto* gens = cmd->add_option("-g,--gens", args->gens, "generations to run (default 100; with --resume: the original run's)");
     cmd->add_option("-r,--rule", args->rule, "rule, e.g. B3/S23, B36/S23, 23/3, B3/S23:T100,100 (overrides the file)");
     cmd->add_option("-t,--topology", args->topology, "unbounded, torus or plane (default: the rule's suffix, else unbounded)");
     cmd->add_option("-s,--size", args->size, "board size WxH for torus/plane (default: the suffix's, else the pattern's)");
@@ -284,11 +365,17 @@ void add_run(CLI::App& app, int& exit_code) {
                     "x,y,w,h: the cells the images show (bounded: board cells from 0,0; unbounded: pattern coordinates); "
                     "needed when the board's image would be over 16384 pixels a side or 256 MPixel");
     cmd->add_option("--gif", args->gif, "write an animated GIF of the run, one frame every --every generations");
-    cmd->add_option("--every", args->every, "generations between GIF frames")->default_val(1);
+    cmd->add_option("--every", args->every, "generations between GIF frames (default 1) and checkpoints (default 1000)");
+    cmd->add_option("--checkpoint", args->checkpoint,
+                    "save the run's state atomically to this .rle every --every generations and on Ctrl+C");
+    cmd->add_option("--resume", args->resume, "continue a run from its checkpoint (instead of PATTERN)");
     cmd->add_flag("--json", args->json, "print one JSON object instead of text");
     cmd->add_flag("-q,--quiet", args->quiet, "print nothing on success");
     cmd->add_option("--max-memory", args->max_memory, "memory budget for the board, e.g. 8G (default: half of RAM)");
-    cmd->callback([args, &exit_code] { run(*args, exit_code); });
+    cmd->callback([args, gens, &exit_code] {
+        args->gens_given = gens->count() > 0;
+        run(*args, exit_code);
+    });
 }
 
 }  // namespace tilelife::cli
