@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <array>
+#include <barrier>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "tilelife/error.hpp"
 
@@ -79,11 +81,18 @@ using Buffer = std::unique_ptr<Word[], FreeDeleter>;
 
 // Regions at least this large are converted by several threads.
 constexpr std::int64_t parallel_cells = std::int64_t{1} << 22;
+// Multi-threaded steps (Tuning) synchronise every sync_depth generations on boards up to
+// blocked_max_words (private copies double the memory; beyond that a generation is long and
+// barriers matter less).
+// The barriers are std::barrier (brief spin, then futex) rather than OpenMP's, whose default spin-wait
+// keeps a waiting thread on its core: when other processes load the machine, that starves the thread
+// being waited for (measured 8x slower with 2 threads on a busy 2-core machine).
 
 class BitpackedEngine final : public Engine {
 public:
-    BitpackedEngine(const BoardSpec& spec, const EngineOptions& options, Simd simd)
+    BitpackedEngine(const BoardSpec& spec, const EngineOptions& options, Simd simd, const Tuning& tuning)
         : w_(spec.width), h_(spec.height), topology_(spec.topology), rule_(spec.rule), simd_(simd),
+          sync_depth_(std::max<std::int64_t>(1, tuning.sync_depth)), blocked_max_words_(tuning.blocked_max_words),
           kernel_(band_kernel(simd)), popcount_(popcount_kernel(simd)) {
         if (w_ < 1 || h_ < 1 || topology_ == Topology::unbounded)
             throw std::invalid_argument("cpu:bitpacked needs a bounded board of at least 1x1");
@@ -184,46 +193,29 @@ public:
         args.stride = stride_;
         args.columns = nw_;
         args.height = static_cast<std::size_t>(h_);
-        args.torus = topology_ == Topology::torus;
+        args.wrap_x = args.wrap_y = topology_ == Topology::torus;
         args.life = life_;
         args.last_bit = last_bit_;
         args.tail_mask = tail_mask_;
         args.rule = rules_;
-        Word* a = cur_.get();
-        Word* b = nxt_.get();
-        const BandKernel kernel = kernel_;
-        const std::size_t height = args.height;
+        bool swapped = false;
 #ifdef TILELIFE_HAVE_OPENMP
-        if (threads_ > 1) {
-            // One parallel region for all generations: a barrier per generation, no fork/join.
-#pragma omp parallel num_threads(threads_) firstprivate(args)
-            {
-                const std::size_t nt = static_cast<std::size_t>(omp_get_num_threads());
-                const std::size_t t = static_cast<std::size_t>(omp_get_thread_num());
-                const std::size_t y0 = height * t / nt, y1 = height * (t + 1) / nt;
-                Word* src = a;
-                Word* dst = b;
-                for (std::int64_t g = 0; g < generations; ++g) {
-                    args.src = src;
-                    args.dst = dst;
-                    kernel(args, y0, y1);
-#pragma omp barrier
-                    std::swap(src, dst);
-                }
-            }
-        } else
+        if (threads_ > 1 && nw_ * stride_ <= blocked_max_words_) swapped = step_blocked(args, generations);
+        else if (threads_ > 1) swapped = step_banded(args, generations);
+        else
 #endif
         {
-            Word* src = a;
-            Word* dst = b;
+            Word* src = cur_.get();
+            Word* dst = nxt_.get();
             for (std::int64_t g = 0; g < generations; ++g) {
                 args.src = src;
                 args.dst = dst;
-                kernel(args, 0, height);
+                kernel_(args, 0, args.height);
                 std::swap(src, dst);
             }
+            swapped = generations % 2;
         }
-        if (generations % 2) std::swap(cur_, nxt_);
+        if (swapped) std::swap(cur_, nxt_);
         generation_ += generations;
     }
 
@@ -241,6 +233,138 @@ public:
     std::int64_t generation() const override { return generation_; }
 
 private:
+#ifdef TILELIFE_HAVE_OPENMP
+    // A barrier made for threads_ threads, fitted (by the team's first thread, before anyone waits
+    // on it) to a team that OpenMP made smaller.
+    void fit_barrier(std::barrier<>& sync) const {
+        if (omp_get_thread_num() == 0)
+            for (int missing = threads_ - omp_get_num_threads(); missing > 0; --missing) (void)sync.arrive_and_drop();
+    }
+
+    // Rows of thread t's band out of nt.
+    std::pair<std::size_t, std::size_t> band_of(std::size_t t, std::size_t nt) const {
+        const std::size_t h = static_cast<std::size_t>(h_);
+        return {h * t / nt, h * (t + 1) / nt};
+    }
+
+    // Several threads, a barrier after every generation. For boards too large for step_blocked's
+    // private copies, where a generation is long enough to hide the barrier. Returns whether the
+    // result is in nxt_.
+    bool step_banded(StepArgs args, std::int64_t generations) {
+        Word* const a = cur_.get();
+        Word* const b = nxt_.get();
+        const BandKernel kernel = kernel_;
+        std::barrier<> sync(threads_);
+#pragma omp parallel num_threads(threads_) firstprivate(args)
+        {
+            const auto [y0, y1] = band_of(static_cast<std::size_t>(omp_get_thread_num()),
+                                          static_cast<std::size_t>(omp_get_num_threads()));
+            fit_barrier(sync);
+            Word* src = a;
+            Word* dst = b;
+            for (std::int64_t g = 0; g < generations; ++g) {
+                args.src = src;
+                args.dst = dst;
+                kernel(args, y0, y1);
+                sync.arrive_and_wait();
+                std::swap(src, dst);
+            }
+        }
+        return generations % 2;
+    }
+
+    // Several threads, a barrier only every `sync_depth` generations: each thread copies its band plus
+    // sync_depth rows above and below (wrapping on a torus, clipped at a plane's edge, which is
+    // exactly the plane's dead outside) into private buffers and runs sync_depth generations there.
+    // The rows next to a cut edge go wrong by one row per generation, which never reaches the band.
+    // Costs 2 * sync_depth redundant rows per band; saves the barriers that make a per-generation
+    // scheme crawl when another process takes a core (one descheduled thread stalls every other).
+    bool step_blocked(StepArgs args, std::int64_t generations) {
+        const std::size_t h = static_cast<std::size_t>(h_), nt_max = static_cast<std::size_t>(threads_);
+        const bool torus = topology_ == Topology::torus;
+        // Private buffers are made for the team size asked for; a smaller team uses a prefix.
+        auto region = [&](std::size_t t, std::size_t nt) {
+            const auto [y0, y1] = band_of(t, nt);
+            const std::int64_t d = sync_depth_;
+            std::int64_t ps = static_cast<std::int64_t>(y0) - d, pe = static_cast<std::int64_t>(y1) + d;
+            if (!torus) ps = std::max<std::int64_t>(ps, 0), pe = std::min<std::int64_t>(pe, h_);
+            return std::pair<std::int64_t, std::int64_t>{ps, pe};
+        };
+        std::vector<Buffer> priv;
+        for (std::size_t t = 0; t < nt_max; ++t) {
+            const auto [ps, pe] = region(t, nt_max);
+            const std::size_t words = (nw_ + 1) * (static_cast<std::size_t>(pe - ps) + 2);
+            for (int k = 0; k < 2; ++k) {
+                priv.emplace_back(static_cast<Word*>(std::calloc(words, sizeof(Word))));
+                if (!priv.back()) return step_banded(args, generations);
+            }
+        }
+        Word* const a = cur_.get();
+        Word* const b = nxt_.get();
+        const BandKernel kernel = kernel_;
+        const std::size_t nw = nw_, stride = stride_;
+        std::int64_t rounds = 0;
+        std::barrier<> sync(threads_);
+#pragma omp parallel num_threads(threads_) firstprivate(args)
+        {
+            const std::size_t nt = static_cast<std::size_t>(omp_get_num_threads());
+            const std::size_t t = static_cast<std::size_t>(omp_get_thread_num());
+            fit_barrier(sync);
+            const auto [y0, y1] = band_of(t, nt);
+            const auto [ps, pe] = region(t, nt);
+            const std::size_t ph = static_cast<std::size_t>(pe - ps), pstride = ph + 2;
+            // A smaller team than asked for has longer bands: size the buffers for them if needed.
+            Buffer own_p, own_q;
+            Word* p = nt == nt_max ? priv[2 * t].get() : nullptr;
+            Word* q = nt == nt_max ? priv[2 * t + 1].get() : nullptr;
+            if (!p) {
+                own_p.reset(static_cast<Word*>(std::calloc((nw + 1) * pstride, sizeof(Word))));
+                own_q.reset(static_cast<Word*>(std::calloc((nw + 1) * pstride, sizeof(Word))));
+                p = own_p.get(), q = own_q.get();
+            }
+            StepArgs pa = args;
+            pa.stride = pstride;
+            pa.height = ph;
+            pa.wrap_y = false;  // private halos stay 0: a plane edge, or a cut whose error never reaches the band
+            const Word* src = a;
+            Word* dst = b;
+            for (std::int64_t done = 0; done < generations; done += sync_depth_) {
+                const std::int64_t depth = std::min<std::int64_t>(sync_depth_, generations - done);
+                // Copy in rows ps..pe-1 (mod H on a torus).
+                for (std::size_t i = 0; i < nw; ++i) {
+                    const Word* col = src + i * stride + 1;
+                    Word* pc = p + i * pstride + 1;
+                    std::int64_t row = ((ps % h_) + h_) % h_;
+                    for (std::size_t j = 0; j < ph;) {
+                        const std::size_t run = std::min(ph - j, h - static_cast<std::size_t>(row));
+                        std::memcpy(pc + j, col + row, run * sizeof(Word));
+                        j += run;
+                        row = 0;
+                    }
+                }
+                Word* x = p;
+                Word* y = q;
+                for (std::int64_t g = 0; g < depth; ++g) {
+                    pa.src = x;
+                    pa.dst = y;
+                    kernel(pa, 0, ph);
+                    std::swap(x, y);
+                }
+                // Copy out the band's rows.
+                const std::size_t off = y0 - static_cast<std::size_t>(ps);
+                for (std::size_t i = 0; i < nw; ++i)
+                    std::memcpy(dst + i * stride + 1 + y0, x + i * pstride + 1 + off, (y1 - y0) * sizeof(Word));
+                sync.arrive_and_wait();
+                src = dst;
+                dst = (dst == b) ? a : b;
+                if (t == 0) ++rounds;
+            }
+        }
+        halos_stale_ = true;  // the copies above skip the shared halo words
+        return rounds % 2;
+    }
+#endif
+
     std::string too_big() const {
         return "out of memory allocating a " + std::to_string(w_) + "x" + std::to_string(h_) +
                " board for cpu:bitpacked";
@@ -268,6 +392,8 @@ private:
     Topology topology_;
     Rule rule_;
     Simd simd_;
+    std::int64_t sync_depth_;
+    std::size_t blocked_max_words_;
     BandKernel kernel_;
     PopcountKernel popcount_;
     std::size_t nw_ = 0, stride_ = 0;
@@ -283,10 +409,11 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Engine> make_bitpacked(const BoardSpec& spec, const EngineOptions& options, Simd simd) {
+std::unique_ptr<Engine> make_bitpacked(const BoardSpec& spec, const EngineOptions& options, Simd simd,
+                                       const Tuning& tuning) {
     if (!simd_supported(simd))
         throw RuntimeError("cpu:bitpacked: this CPU lacks " + std::string(to_string(simd)));
-    return std::make_unique<BitpackedEngine>(spec, options, simd);
+    return std::make_unique<BitpackedEngine>(spec, options, simd, tuning);
 }
 
 }  // namespace bitpacked

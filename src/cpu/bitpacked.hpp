@@ -24,8 +24,16 @@ std::string_view to_string(Simd s);
 bool simd_supported(Simd s);  // by this CPU
 Simd best_simd();             // the widest supported level
 
+// How several threads share a step: boards of at most blocked_max_words words synchronise every
+// sync_depth generations (private copies with overlapping rows); larger ones after every generation.
+struct Tuning {
+    std::int64_t sync_depth = 16;
+    std::size_t blocked_max_words = std::size_t{1} << 22;
+};
+
 // The engine at a given SIMD level (must be supported); the registered engine uses best_simd().
-std::unique_ptr<Engine> make_bitpacked(const BoardSpec& spec, const EngineOptions& options, Simd simd);
+std::unique_ptr<Engine> make_bitpacked(const BoardSpec& spec, const EngineOptions& options, Simd simd,
+                                       const Tuning& tuning = {});
 
 // ---- kernel interface (bitpacked_kernel.cpp) ----
 //
@@ -50,7 +58,8 @@ struct StepArgs {
     std::size_t stride = 0;   // words per column: height + 2
     std::size_t columns = 0;  // word columns: ceil(width / 64)
     std::size_t height = 0;
-    bool torus = false;
+    bool wrap_x = false;  // torus columns: the west of column 0 is the last cell, and so on
+    bool wrap_y = false;  // torus rows: keep dst's halo words current
     bool life = false;       // B3/S23: the specialised matcher
     unsigned last_bit = 0;   // (width - 1) % 64: the last cell's bit in the last column
     Word tail_mask = 0;      // valid bits of the last column
@@ -58,7 +67,7 @@ struct StepArgs {
 };
 
 // One generation for rows [y0, y1) of every column of args.dst, plus the halo words that copy those
-// rows (row 0 -> bottom halo, row H-1 -> top halo) on a torus.
+// rows (row 0 -> bottom halo, row H-1 -> top halo) when wrap_y.
 using BandKernel = void (*)(const StepArgs& args, std::size_t y0, std::size_t y1);
 BandKernel band_kernel(Simd simd);
 

@@ -88,16 +88,16 @@ TL_INLINE void band(const StepArgs& a, std::size_t y0, std::size_t y1) {
                 continue;
             }
             // West of column 0: the last cell of the row (torus) or nothing (plane).
-            const Word* L = first ? (a.torus ? col(nw - 1) : zero + b0) : col(i - 1);
+            const Word* L = first ? (a.wrap_x ? col(nw - 1) : zero + b0) : col(i - 1);
             const unsigned lsh = first ? a.last_bit : 63;
             // East of the last column: cell 0 (torus) or nothing, placed just past the last cell.
-            const Word* R = last ? (a.torus ? col(0) : zero + b0) : col(i + 1);
+            const Word* R = last ? (a.wrap_x ? col(0) : zero + b0) : col(i + 1);
             const unsigned esh = last ? a.last_bit : 63;
             column_piece<Life, true>(L, col(i), R, out, n, lsh, esh, last ? a.tail_mask : ~Word{0}, a.rule, lo,
                                      hi);
         }
     }
-    if (a.torus) {
+    if (a.wrap_y) {
         // Halos of dst for the next generation: bottom halo copies row 0, top halo copies row H-1.
         for (std::size_t i = 0; i < nw; ++i) {
             Word* c = a.dst + i * stride;

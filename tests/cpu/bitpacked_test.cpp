@@ -49,15 +49,16 @@ std::vector<Size> board_sizes() {
 
 // Runs both engines from the same random board and compares after each chunk of generations.
 void compare_bounded(const Rule& rule, Topology topo, Size size, int threads, Simd simd, std::uint64_t seed,
-                     std::vector<std::int64_t> chunks = {1, 1, 2, 7}) {
+                     std::vector<std::int64_t> chunks = {1, 1, 2, 7}, bitpacked::Tuning tuning = {}) {
     SCOPED_TRACE(rule.to_string() + " " + std::string(to_string(topo)) + " " + std::to_string(size.w) + "x" +
                  std::to_string(size.h) + " threads=" + std::to_string(threads) + " simd=" +
-                 std::string(bitpacked::to_string(simd)));
+                 std::string(bitpacked::to_string(simd)) + " sync_depth=" + std::to_string(tuning.sync_depth) +
+                 " blocked_max_words=" + std::to_string(tuning.blocked_max_words));
     const BoardSpec spec{size.w, size.h, topo, rule};
     EngineOptions opts;
     opts.threads = threads;
     auto ref = create_engine("cpu:reference", spec);
-    auto bp = bitpacked::make_bitpacked(spec, opts, simd);
+    auto bp = bitpacked::make_bitpacked(spec, opts, simd, tuning);
     const auto cells = random_cells(size.w * size.h, 0.4, seed);
     const Box all{0, 0, size.w, size.h};
     ref->write_region(all, cells.data());
@@ -80,8 +81,10 @@ protected:
     void SetUp() override { register_builtin_engines(); }
 };
 
-// Every size at every SIMD level on one thread; several threads (a barrier per generation, slow on
-// a loaded machine) at the best level with fewer generations.
+// Every size at every SIMD level on one thread; several threads (slow on a loaded machine: they
+// wait for each other) at the best level with fewer generations, in both multi-thread schemes:
+// private overlapping bands synchronised every sync_depth generations (deep and shallow, so that
+// chunks end mid-depth), and shared bands synchronised every generation.
 TEST_P(BitpackedVsReference, RandomBoardsAllSizesThreadsSimd) {
     const Rule rule = parse_rule(std::get<0>(GetParam())).rule;
     const Topology topo = std::get<1>(GetParam());
@@ -91,8 +94,11 @@ TEST_P(BitpackedVsReference, RandomBoardsAllSizesThreadsSimd) {
             compare_bounded(rule, topo, size, 1, simd, seed++);
             if (HasFatalFailure()) return;
         }
-        for (int threads : {2, 3}) {
-            compare_bounded(rule, topo, size, threads, bitpacked::best_simd(), seed++, {1, 5});
+        const std::pair<int, bitpacked::Tuning> schemes[] = {{2, {16, std::size_t{1} << 22}},
+                                                             {3, {3, std::size_t{1} << 22}},
+                                                             {3, {16, 0}}};
+        for (const auto& [threads, tuning] : schemes) {
+            compare_bounded(rule, topo, size, threads, bitpacked::best_simd(), seed++, {1, 5}, tuning);
             if (HasFatalFailure()) return;
         }
     }
@@ -116,10 +122,12 @@ TEST(Bitpacked, LargerTorusAndPlaneMatchReference) {
     register_builtin_engines();
     for (Topology topo : {Topology::torus, Topology::plane})
         for (Size size : {Size{300, 2100}, Size{1100, 70}})
-            for (int threads : {1, 3}) {
-                compare_bounded(Rule::life(), topo, size, threads, bitpacked::best_simd(), 99);
-                if (HasFatalFailure()) return;
-            }
+            for (int threads : {1, 3})
+                for (std::size_t blocked_max : {std::size_t{1} << 22, std::size_t{0}}) {
+                    compare_bounded(Rule::life(), topo, size, threads, bitpacked::best_simd(), 99, {1, 1, 2, 7, 30},
+                                    bitpacked::Tuning{16, blocked_max});
+                    if (HasFatalFailure()) return;
+                }
 }
 
 TEST(Bitpacked, UnboundedMatchesReference) {
