@@ -181,11 +181,15 @@ inline std::string diff(const Cells& expected, const Cells& actual) {
     return s.str();
 }
 
-#define EXPECT_CELLS(expected, actual)                                                       \
-    do {                                                                                     \
-        const std::string d_ = ::tilelife::test::diff((expected), (actual));                 \
-        EXPECT_TRUE(d_.empty()) << d_;                                                       \
-    } while (0)
+inline ::testing::AssertionResult CellsEqual(const char* expected_expr, const char* actual_expr, const Cells& expected,
+                                             const Cells& actual) {
+    const std::string d = diff(expected, actual);
+    if (d.empty()) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << actual_expr << " differs from " << expected_expr << ": " << d;
+}
+
+// Exact cell sets (order and duplicates ignored); streamable like EXPECT_EQ.
+#define EXPECT_CELLS(expected, actual) EXPECT_PRED_FORMAT2(::tilelife::test::CellsEqual, expected, actual)
 
 // Deterministic soup: each cell of w x h alive with probability density (xorshift, fixed seed).
 inline Cells soup(std::int64_t w, std::int64_t h, double density, std::uint64_t seed, std::int64_t dx = 0,
