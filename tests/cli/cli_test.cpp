@@ -1,0 +1,539 @@
+// End-to-end tests of the built `tilelife` binary (TILELIFE_CLI): outputs, JSON, exit codes, and
+// that every rejection exits 2 with a one-line reason and leaves an existing output file alone.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <optional>
+#include <regex>
+
+#include "support/test_support.hpp"
+#include "tilelife/pattern.hpp"
+
+namespace tilelife {
+namespace {
+
+using test::Cells;
+using test::CommandResult;
+using test::shell_quote;
+using test::translated;
+
+const std::string kCli = TILELIFE_CLI;
+
+std::string pattern_path(const std::string& name) { return test::source_dir() + "/patterns/" + name; }
+
+// A flat JSON object: key -> value (strings unescaped, everything else as written; nested objects
+// kept as raw text). Returns nullopt for anything that is not one well-formed object.
+std::optional<std::map<std::string, std::string>> parse_json_object(const std::string& text) {
+    std::map<std::string, std::string> out;
+    std::size_t i = 0;
+    auto ws = [&] {
+        while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    };
+    auto str = [&](std::string& s) -> bool {
+        if (i >= text.size() || text[i] != '"') return false;
+        ++i;
+        while (i < text.size() && text[i] != '"') {
+            if (text[i] == '\\') {
+                if (++i >= text.size()) return false;
+                switch (text[i]) {
+                    case 'n': s += '\n'; break;
+                    case 't': s += '\t'; break;
+                    case 'r': s += '\r'; break;
+                    case 'u': s += '?'; i += 4; break;
+                    default: s += text[i];
+                }
+                ++i;
+            } else if (static_cast<unsigned char>(text[i]) < 0x20) {
+                return false;
+            } else {
+                s += text[i++];
+            }
+        }
+        if (i >= text.size()) return false;
+        ++i;
+        return true;
+    };
+    ws();
+    if (i >= text.size() || text[i++] != '{') return std::nullopt;
+    ws();
+    if (i < text.size() && text[i] == '}') return out;
+    while (true) {
+        ws();
+        std::string key, value;
+        if (!str(key)) return std::nullopt;
+        ws();
+        if (i >= text.size() || text[i++] != ':') return std::nullopt;
+        ws();
+        if (i >= text.size()) return std::nullopt;
+        if (text[i] == '"') {
+            if (!str(value)) return std::nullopt;
+        } else if (text[i] == '{') {
+            int depth = 0;
+            const std::size_t start = i;
+            do {
+                if (text[i] == '{') ++depth;
+                if (text[i] == '}') --depth;
+                ++i;
+            } while (i < text.size() && depth > 0);
+            if (depth) return std::nullopt;
+            value = text.substr(start, i - start);
+        } else {
+            const std::size_t start = i;
+            while (i < text.size() && text[i] != ',' && text[i] != '}' && !std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+            value = text.substr(start, i - start);
+            static const std::regex literal(R"(-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?|null|true|false)");
+            if (!std::regex_match(value, literal)) return std::nullopt;
+        }
+        if (out.count(key)) return std::nullopt;
+        out[key] = value;
+        ws();
+        if (i >= text.size()) return std::nullopt;
+        if (text[i] == ',') {
+            ++i;
+            continue;
+        }
+        if (text[i++] != '}') return std::nullopt;
+        ws();
+        return i == text.size() ? std::optional(out) : std::nullopt;
+    }
+}
+
+// "key   value" lines of the human output.
+std::map<std::string, std::string> key_values(const std::string& text) {
+    std::map<std::string, std::string> out;
+    std::istringstream in(text);
+    std::string line;
+    while (std::getline(in, line)) {
+        const auto sp = line.find_first_of(" \t");
+        if (sp == std::string::npos) continue;
+        const auto v = line.find_first_not_of(" \t", sp);
+        out[line.substr(0, sp)] = v == std::string::npos ? "" : line.substr(v);
+    }
+    return out;
+}
+
+class Cli : public ::testing::Test {
+protected:
+    void SetUp() override {
+        register_builtin_engines();
+        if (!test::file_exists(kCli)) GTEST_FAIL() << "CLI not built: " << kCli;
+    }
+    // Runs `tilelife ARGS` inside the temp dir.
+    CommandResult tl(const std::string& args) const {
+        return test::run_command("cd " + shell_quote(dir.path()) + " && " + shell_quote(kCli) + " " + args);
+    }
+    std::string path(const std::string& name) const { return dir / name; }
+    void write(const std::string& name, const std::string& text) const { test::write_text(path(name), text); }
+
+    // Engine result for a pattern on the unbounded plane, in the file's coordinates.
+    static Cells reference_unbounded(const Pattern& p, const std::string& rule, std::int64_t gens) {
+        auto e = create_engine("cpu:reference", test::spec_of(0, 0, Topology::unbounded, rule));
+        return test::run_cells(*e, p.cells, gens);
+    }
+
+    test::TempDir dir;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Help, version, engines
+
+TEST_F(Cli, HelpAndVersion) {
+    const CommandResult h = tl("--help");
+    EXPECT_EQ(h.exit_code, 0) << h.err;
+    for (const char* word : {"run", "convert", "info", "engines"}) EXPECT_NE(h.out.find(word), std::string::npos) << word;
+    const CommandResult rh = tl("run --help");
+    EXPECT_EQ(rh.exit_code, 0);
+    for (const char* opt : {"--gens", "--rule", "--topology", "--size", "--backend", "--kernel", "--json", "--quiet",
+                            "--max-memory", "-o"})
+        EXPECT_NE(rh.out.find(opt), std::string::npos) << opt;
+    const CommandResult v = tl("--version");
+    EXPECT_EQ(v.exit_code, 0) << v.err;
+    EXPECT_NE((v.out + v.err).find(TILELIFE_VERSION), std::string::npos) << v.out << v.err;
+    const CommandResult none = tl("");
+    EXPECT_EQ(none.exit_code, 2) << "no subcommand is a usage error";
+    const CommandResult bad = tl("frobnicate");
+    EXPECT_EQ(bad.exit_code, 2);
+}
+
+TEST_F(Cli, EnginesListsEveryRegisteredEngine) {
+    const CommandResult r = tl("engines");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    for (const std::string& name : test::engine_names())
+        EXPECT_TRUE(std::regex_search(r.out, std::regex("(^|\n)" + name + "\\s"))) << name << " missing:\n" << r.out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// run: human output, JSON, topology and size resolution
+
+TEST_F(Cli, RunPrintsGenerationPopulationSecondsAndRate) {
+    const CommandResult r = tl("run " + shell_quote(pattern_path("r-pentomino.rle")) + " --gens 1103");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto kv = key_values(r.out);
+    EXPECT_EQ(kv.count("generation") ? kv.at("generation") : "", "1103") << r.out;
+    EXPECT_EQ(kv.count("population") ? kv.at("population") : "", "116") << r.out;
+    ASSERT_TRUE(kv.count("seconds")) << r.out;
+    EXPECT_TRUE(std::regex_match(kv.at("seconds"), std::regex(R"([0-9]+(\.[0-9]+)?)"))) << kv.at("seconds");
+    ASSERT_TRUE(kv.count("cell-updates/s")) << r.out;
+    EXPECT_TRUE(std::regex_search(kv.at("cell-updates/s"), std::regex("^[0-9]"))) << kv.at("cell-updates/s");
+}
+
+TEST_F(Cli, RunDefaultsToOneHundredGenerations) {
+    const CommandResult r = tl("run " + shell_quote(pattern_path("glider.rle")) + " --json");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto js = parse_json_object(r.out);
+    ASSERT_TRUE(js) << r.out;
+    EXPECT_EQ(js->at("generation"), "100");
+    EXPECT_EQ(js->at("population"), "5");
+}
+
+TEST_F(Cli, RunJsonHasEveryKey) {
+    const CommandResult r = tl("run " + shell_quote(pattern_path("gosper-glider-gun.rle")) + " --gens 300 --json");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(r.err.empty()) << r.err;
+    const auto js = parse_json_object(r.out);
+    ASSERT_TRUE(js) << "not one JSON object: " << r.out;
+    for (const char* key : {"pattern", "engine", "rule", "topology", "width", "height", "generation", "population",
+                            "seconds", "cell_updates", "cell_updates_per_second", "output"})
+        EXPECT_TRUE(js->count(key)) << "missing key " << key << " in " << r.out;
+    EXPECT_EQ(js->at("pattern"), pattern_path("gosper-glider-gun.rle"));
+    EXPECT_TRUE(engine_exists(js->at("engine"))) << js->at("engine");
+    EXPECT_EQ(js->at("rule"), "B3/S23");
+    EXPECT_EQ(js->at("topology"), "unbounded");
+    EXPECT_EQ(js->at("generation"), "300");
+    // 36 cells of gun + 10 gliders (5 each) at gen 300 (bgolly: 86).
+    EXPECT_EQ(js->at("population"), "86");
+    EXPECT_EQ(js->at("output"), "null");
+    EXPECT_GT(std::stod(js->at("cell_updates")), 0.0);
+    EXPECT_GE(std::stod(js->at("seconds")), 0.0);
+    EXPECT_GE(std::stod(js->at("cell_updates_per_second")), 0.0);
+    EXPECT_GT(std::stoll(js->at("width")), 0);
+}
+
+TEST_F(Cli, RunTopologyAndSizeResolution) {
+    struct Case {
+        std::string args, topology, width, height, rule;
+    };
+    write("plane.rle", "x = 3, y = 3, rule = B36/S23:P20,10\nbo$2bo$3o!\n");
+    write("plain.rle", "x = 7, y = 5, rule = B3/S23\nbo$2bo$3o!\n");
+    const std::string glider = shell_quote(pattern_path("glider.rle"));
+    const std::vector<Case> cases = {
+        {glider, "unbounded", "", "", "B3/S23"},
+        {glider + " --topology torus --size 37x23", "torus", "37", "23", "B3/S23"},
+        {glider + " --rule B3/S23:T20,10", "torus", "20", "10", "B3/S23"},
+        {glider + " --rule B3/S23:T20,10 --size 30x40", "torus", "30", "40", "B3/S23"},
+        {glider + " --rule B3/S23:T20,10 --topology plane", "plane", "20", "10", "B3/S23"},
+        {glider + " --rule b36s23", "unbounded", "", "", "B36/S23"},
+        {glider + " --rule 23/3", "unbounded", "", "", "B3/S23"},
+        {"plane.rle", "plane", "20", "10", "B36/S23"},
+        {"plane.rle --topology torus", "torus", "20", "10", "B36/S23"},
+        {"plane.rle --rule B3/S23", "unbounded", "", "", "B3/S23"},
+        {"plane.rle --topology unbounded", "unbounded", "", "", "B36/S23"},
+        {"plain.rle --topology torus", "torus", "7", "5", "B3/S23"},  // the RLE frame's size
+        {"plain.rle --topology plane --size 9x1000", "plane", "9", "1000", "B3/S23"},
+    };
+    for (const Case& c : cases) {
+        const CommandResult r = tl("run " + c.args + " --gens 8 --json");
+        ASSERT_EQ(r.exit_code, 0) << c.args << ": " << r.err;
+        const auto js = parse_json_object(r.out);
+        ASSERT_TRUE(js) << r.out;
+        EXPECT_EQ(js->at("topology"), c.topology) << c.args;
+        EXPECT_EQ(js->at("rule"), c.rule) << c.args;
+        EXPECT_EQ(js->at("generation"), "8") << c.args;
+        if (!c.width.empty()) {
+            EXPECT_EQ(js->at("width"), c.width) << c.args;
+            EXPECT_EQ(js->at("height"), c.height) << c.args;
+        }
+    }
+}
+
+TEST_F(Cli, QuietPrintsNothing) {
+    const CommandResult r = tl("run " + shell_quote(pattern_path("glider.rle")) + " --gens 10 --quiet -o q.rle");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "");
+    EXPECT_TRUE(test::file_exists(path("q.rle")));
+}
+
+TEST_F(Cli, EveryCpuKernelGivesTheSameResult) {
+    std::string first;
+    for (const std::string& name : test::engine_names()) {
+        if (name.rfind("cpu:", 0) != 0) continue;
+        const std::string kernel = name.substr(4);
+        const CommandResult r = tl("run " + shell_quote(pattern_path("acorn.rle")) + " --gens 700 --backend cpu --kernel " +
+                                   kernel + " --json -o " + kernel + ".rle");
+        ASSERT_EQ(r.exit_code, 0) << name << ": " << r.err;
+        const auto js = parse_json_object(r.out);
+        ASSERT_TRUE(js) << r.out;
+        EXPECT_EQ(js->at("engine"), name);
+        const std::string text = test::read_text(path(kernel + ".rle"));
+        if (first.empty()) first = text;
+        else EXPECT_EQ(text, first) << name << " wrote a different result";
+    }
+    EXPECT_FALSE(first.empty());
+}
+
+// ---------------------------------------------------------------------------------------------
+// run -o: the written pattern is the engine's result
+
+TEST_F(Cli, RunOutputRleReadsBackAsTheEngineResult) {
+    const std::string in = pattern_path("r-pentomino.rle");
+    const CommandResult r = tl("run " + shell_quote(in) + " --gens 500 -o out.rle --quiet");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string text = test::read_text(path("out.rle"));
+    EXPECT_NE(text.find("#CXRLE Pos="), std::string::npos) << text;
+    EXPECT_NE(text.find("Gen=500"), std::string::npos) << text;
+    EXPECT_NE(text.find("rule = B3/S23"), std::string::npos) << text;
+    const Pattern out = read_pattern(path("out.rle"));
+    EXPECT_EQ(out.generation, 500);
+    EXPECT_CELLS(reference_unbounded(read_pattern(in), "B3/S23", 500), out.cells);
+    EXPECT_EQ(dir.files(), (std::vector<std::string>{"out.rle"})) << "temporary files left behind";
+}
+
+TEST_F(Cli, RunOutputOnATorusUsesGollyCoordinates) {
+    // Bounded boards write positions in Golly's coordinates (grid top-left at (-W/2, -H/2)), with
+    // the grid in the rule, so that Golly opens the result where it computed it.
+    const Cells start = test::soup(30, 20, 0.4, 31, -15, -10);
+    write("soup.rle", format_rle(start, "B3/S23:T37,23", 0));
+    const CommandResult r = tl("run soup.rle --gens 150 -o out.rle --quiet");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const Pattern out = read_pattern(path("out.rle"));
+    ASSERT_TRUE(out.rule.has_value());
+    EXPECT_EQ(parse_rule(*out.rule).to_string(), "B3/S23:T37,23");
+    // The input is positioned (format_rle writes Pos), so it sits at (x + W/2, y + H/2) on the board.
+    auto e = create_engine("cpu:reference", test::spec_of(37, 23, Topology::torus));
+    const Cells want = test::run_cells(*e, translated(start, 37 / 2, 23 / 2), 150);
+    EXPECT_CELLS(want, translated(out.cells, 37 / 2, 23 / 2));
+
+    // And bgolly agrees on the absolute positions.
+    if (!test::bgolly_path().empty()) {
+        const std::string mc = path("golly.mc");
+        const CommandResult g = test::run_command(shell_quote(test::bgolly_path()) + " -a HashLife -q -q -m 150 -o " +
+                                                  shell_quote(mc) + " " + shell_quote(path("soup.rle")));
+        ASSERT_EQ(g.exit_code, 0) << g.out << g.err;
+        EXPECT_CELLS(parse_pattern(test::read_text(mc), mc).cells, out.cells);
+    }
+}
+
+TEST_F(Cli, PositionedRleOnATorusStaysWhereGollyPutsIt) {
+    // "#CXRLE Pos" away from the centre: Golly keeps the absolute position on its bounded grid.
+    write("pos.rle", "#CXRLE Pos=-4,-3\nx = 3, y = 3, rule = B3/S23:T9,7\nbo$2bo$3o!\n");
+    const CommandResult r = tl("run pos.rle --gens 4 -o out.rle --quiet");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    // Glider cells at (-4..-2, -3..-1) moved (1,1) in Golly's coordinates.
+    EXPECT_CELLS(test::picture({".O.", "..O", "OOO"}, -3, -2), read_pattern(path("out.rle")).cells);
+    if (!test::bgolly_path().empty()) {
+        const std::string mc = path("golly.mc");
+        const CommandResult g = test::run_command(shell_quote(test::bgolly_path()) + " -a HashLife -q -q -m 4 -o " +
+                                                  shell_quote(mc) + " " + shell_quote(path("pos.rle")));
+        ASSERT_EQ(g.exit_code, 0) << g.out << g.err;
+        EXPECT_CELLS(parse_pattern(test::read_text(mc), mc).cells, read_pattern(path("out.rle")).cells);
+    }
+}
+
+TEST_F(Cli, RunOutputCellsHasTheResultShape) {
+    const std::string in = pattern_path("acorn.rle");
+    const CommandResult r = tl("run " + shell_quote(in) + " --gens 200 -o out.cells --quiet");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string text = test::read_text(path("out.cells"));
+    ASSERT_FALSE(text.empty());
+    EXPECT_EQ(text.rfind("!Name:", 0), 0u) << text.substr(0, 80);
+    const Pattern out = read_pattern(path("out.cells"));
+    EXPECT_EQ(out.format, PatternFormat::plaintext);
+    EXPECT_CELLS(test::normalised(reference_unbounded(read_pattern(in), "B3/S23", 200)), test::normalised(out.cells));
+}
+
+TEST_F(Cli, RunRandomSoupMatchesTheLibrary) {
+    const std::string spec = "random:50x40:0.3:7";
+    const CommandResult r = tl("run " + spec + " --topology torus --gens 60 -o out.rle --json");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto js = parse_json_object(r.out);
+    ASSERT_TRUE(js) << r.out;
+    EXPECT_EQ(js->at("width"), "50");
+    EXPECT_EQ(js->at("height"), "40");
+    const Pattern p = read_pattern(spec);
+    EXPECT_EQ(p.format, PatternFormat::random);
+    auto e = create_engine("cpu:reference", test::spec_of(50, 40, Topology::torus));
+    const Cells want = test::run_cells(*e, test::translated(p.cells, 25 - p.frame.width / 2 - p.frame.x,
+                                                                   20 - p.frame.height / 2 - p.frame.y), 60);
+    EXPECT_EQ(js->at("population"), std::to_string(want.size()));
+    EXPECT_CELLS(want, translated(read_pattern(path("out.rle")).cells, 25, 20));
+}
+
+TEST_F(Cli, ExistingOutputIsReplacedOnSuccess) {
+    write("out.rle", "old content\n");
+    const CommandResult r = tl("run " + shell_quote(pattern_path("glider.rle")) + " --gens 4 -o out.rle --quiet");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_CELLS(translated(read_pattern(pattern_path("glider.rle")).cells, 1, 1), read_pattern(path("out.rle")).cells);
+    EXPECT_EQ(dir.files(), (std::vector<std::string>{"out.rle"}));
+}
+
+// ---------------------------------------------------------------------------------------------
+// convert and info
+
+TEST_F(Cli, ConvertRoundTrips) {
+    // RLE with a position -> RLE keeps the absolute cells, rule and generation.
+    const Cells cells = test::soup(17, 9, 0.45, 3, -40, 12);
+    write("in.rle", format_rle(cells, "B36/S23", 42));
+    CommandResult r = tl("convert in.rle copy.rle");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    Pattern copy = read_pattern(path("copy.rle"));
+    EXPECT_CELLS(test::sorted(cells), copy.cells);
+    ASSERT_TRUE(copy.rule.has_value());
+    EXPECT_EQ(parse_rule(*copy.rule).to_string(), "B36/S23");
+    EXPECT_EQ(copy.generation, 42);
+    // RLE -> .cells -> RLE keeps the shape (plaintext has no position).
+    r = tl("convert in.rle shape.cells");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    r = tl("convert shape.cells back.rle");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_CELLS(test::normalised(cells), test::normalised(read_pattern(path("back.rle")).cells));
+    EXPECT_CELLS(test::normalised(cells), test::normalised(read_pattern(path("shape.cells")).cells));
+    // Life 1.06 (absolute coordinates) -> RLE keeps them.
+    write("abs.lif", "#Life 1.06\n-5 -5\n-4 -5\n-3 -5\n100 7\n");
+    r = tl("convert abs.lif abs.rle");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_CELLS((Cells{{-5, -5}, {-4, -5}, {-3, -5}, {100, 7}}), read_pattern(path("abs.rle")).cells);
+    // The project's gun, via .cells, keeps its name.
+    r = tl("convert " + shell_quote(pattern_path("gosper-glider-gun.rle")) + " gun.cells");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(test::read_text(path("gun.cells")).find("Gosper glider gun"), std::string::npos);
+    EXPECT_CELLS(read_pattern(pattern_path("gosper-glider-gun.rle")).cells,
+                 test::normalised(read_pattern(path("gun.cells")).cells));
+}
+
+TEST_F(Cli, InfoDescribesAPattern) {
+    const CommandResult r = tl("info " + shell_quote(pattern_path("gosper-glider-gun.rle")));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto kv = key_values(r.out);
+    EXPECT_EQ(kv.count("format") ? kv.at("format") : "", "RLE") << r.out;
+    EXPECT_EQ(kv.count("rule") ? kv.at("rule") : "", "B3/S23") << r.out;
+    EXPECT_EQ(kv.count("population") ? kv.at("population") : "", "36") << r.out;
+    EXPECT_EQ(kv.count("name") ? kv.at("name") : "", "Gosper glider gun") << r.out;
+    EXPECT_NE(r.out.find("36"), std::string::npos);
+    EXPECT_TRUE(std::regex_search(r.out, std::regex("bounding box.*x=0 y=0 width=36 height=9"))) << r.out;
+
+    write("pos.rle", "#CXRLE Pos=-3,4\nx = 2, y = 2, rule = b36s23\no$bo!\n");
+    const CommandResult p = tl("info pos.rle");
+    ASSERT_EQ(p.exit_code, 0) << p.err;
+    EXPECT_TRUE(std::regex_search(p.out, std::regex("bounding box.*x=-3 y=4 width=2 height=2"))) << p.out;
+    EXPECT_TRUE(std::regex_search(p.out, std::regex("rule\\s+B36/S23"))) << p.out;
+    EXPECT_TRUE(std::regex_search(p.out, std::regex("population\\s+2"))) << p.out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rejections: exit 2, one line naming the problem, nothing written
+
+struct Rejection {
+    std::string label;
+    std::string args;      // after "run", with OUT for the output file
+    std::string fragment;  // in stderr (case-insensitive)
+};
+
+void PrintTo(const Rejection& r, std::ostream* os) { *os << "tilelife " << r.args; }
+
+class CliRejects : public Cli, public ::testing::WithParamInterface<Rejection> {};
+
+std::string lower(std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+TEST_P(CliRejects, ExitsTwoWithAReasonAndWritesNothing) {
+    const Rejection& c = GetParam();
+    write("badrule.rle", "#N bad\nx = 3, y = 3, rule = B3/S239\nbo$2bo$3o!\n");
+    write("multistate.rle", "x = 3, y = 3, rule = B2/S/C3\nbo$2bo$3o!\n");
+    write("history.rle", "x = 3, y = 3, rule = LifeHistory\nA$2A$3A!\n");
+    write("klein.rle", "x = 3, y = 3, rule = B3/S23:K10,10\nbo$2bo$3o!\n");
+    // State B (2) in a 2-state rule. (Unknown letters such as 'q' are live cells to Golly, so not malformed.)
+    write("malformed.rle", "#C a comment\nx = 3, y = 3, rule = B3/S23\nbo$2bo$3B!\n");
+    write("badheader.rle", "x = three, y = 3\nbo$2bo$3o!\n");
+    write("b0.rle", "x = 3, y = 3, rule = B03/S23\nbo$2bo$3o!\n");
+    write("glider.rle", "x = 3, y = 3, rule = B3/S23\nbo$2bo$3o!\n");
+    const std::string sentinel = "#C do not touch\nx = 1, y = 1\no!\n";
+    write("keep.rle", sentinel);
+    const auto before = dir.files();
+
+    std::string args = c.args;
+    const auto pos = args.find("OUT");
+    if (pos != std::string::npos) args.replace(pos, 3, "keep.rle");
+    const CommandResult r = tl(args);
+    EXPECT_EQ(r.exit_code, 2) << args << "\nstdout: " << r.out << "\nstderr: " << r.err;
+    EXPECT_NE(lower(r.err).find(lower(c.fragment)), std::string::npos)
+        << args << ": stderr lacks '" << c.fragment << "': " << r.err;
+    // One line (a trailing newline allowed).
+    std::string err = r.err;
+    while (!err.empty() && err.back() == '\n') err.pop_back();
+    EXPECT_FALSE(err.empty());
+    EXPECT_EQ(err.find('\n'), std::string::npos) << "more than one line: " << r.err;
+    EXPECT_EQ(test::read_text(path("keep.rle")), sentinel) << "the existing output was clobbered";
+    EXPECT_EQ(dir.files(), before) << "files were created";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cli, CliRejects,
+    ::testing::Values(
+        Rejection{"RuleInFileWithDigit9", "run badrule.rle -o OUT", "badrule.rle"},
+        Rejection{"RuleInFileNamesTheRule", "run badrule.rle -o OUT", "B3/S239"},
+        Rejection{"RuleInFileNamesLine", "run badrule.rle -o OUT", "badrule.rle:2"},
+        Rejection{"RuleOnCommandLine", "run glider.rle --rule B3/S2x -o OUT", "B3/S2x"},
+        Rejection{"RuleOnCommandLineDigit9", "run glider.rle --rule B9/S23 -o OUT", "9"},
+        Rejection{"MultiStateRuleInFile", "run multistate.rle -o OUT", "multi-state"},
+        Rejection{"MultiStateRuleOnCommandLine", "run glider.rle --rule 23/3/2 -o OUT", "multi-state"},
+        Rejection{"LifeHistory", "run history.rle -o OUT", "history.rle"},
+        Rejection{"KleinInFile", "run klein.rle -o OUT", "klein"},
+        Rejection{"KleinOnCommandLine", "run glider.rle --rule B3/S23:K10,10 -o OUT", "klein"},
+        Rejection{"ShiftedTorus", "run glider.rle --rule B3/S23:T10+1,10 -o OUT", "shifted"},
+        Rejection{"B0OnUnbounded", "run glider.rle --rule B03/S23 -o OUT", "B0"},
+        Rejection{"B0InFileOnUnbounded", "run b0.rle -o OUT", "B0"},
+        Rejection{"MalformedRle", "run malformed.rle -o OUT", "malformed.rle:3"},
+        Rejection{"MalformedHeader", "run badheader.rle -o OUT", "badheader.rle:1"},
+        Rejection{"MissingFile", "run nonexistent.rle -o OUT", "nonexistent.rle"},
+        Rejection{"BadSizeNoX", "run glider.rle --topology torus --size 10 -o OUT", "--size"},
+        Rejection{"BadSizeZero", "run glider.rle --topology torus --size 0x5 -o OUT", "--size"},
+        Rejection{"BadSizeLetters", "run glider.rle --topology torus --size axb -o OUT", "--size"},
+        Rejection{"BadSizeNegative", "run glider.rle --topology plane --size 10x-4 -o OUT", "--size"},
+        Rejection{"UnknownKernel", "run glider.rle --kernel nonesuch -o OUT", "nonesuch"},
+        Rejection{"UnknownBackend", "run glider.rle --backend quantum -o OUT", "quantum"},
+        Rejection{"BadTopology", "run glider.rle --topology klein -o OUT", "klein"},
+        Rejection{"OverMaxMemory", "run glider.rle --topology torus --size 100000x100000 --max-memory 1M -o OUT",
+                  "memory"},
+        Rejection{"OverDefaultMemory", "run glider.rle --topology torus --size 4000000000x4000000000 -o OUT", "memory"},
+        Rejection{"BadMaxMemory", "run glider.rle --max-memory lots -o OUT", "--max-memory"},
+        Rejection{"NegativeGens", "run glider.rle --gens -5 -o OUT", "gens"},
+        Rejection{"PatternLargerThanBoard",
+                  "run " + shell_quote(TILELIFE_SOURCE_DIR "/patterns/gosper-glider-gun.rle") +
+                      " --topology torus --size 10x10 -o OUT",
+                  "gosper-glider-gun.rle"},
+        Rejection{"BadOutputExtension", "run glider.rle -o out.txt", "out.txt"},
+        Rejection{"UnknownOption", "run glider.rle --frobnicate -o OUT", "frobnicate"},
+        Rejection{"BadRandomSpec", "run random:axb -o OUT", "random:axb"},
+        Rejection{"ConvertBadInput", "convert malformed.rle OUT", "malformed.rle:3"},
+        Rejection{"ConvertMissingInput", "convert nonexistent.rle OUT", "nonexistent.rle"},
+        Rejection{"ConvertBadRule", "convert badrule.rle OUT", "badrule.rle"},
+        Rejection{"ConvertBadExtension", "convert glider.rle glider.txt", "glider.txt"},
+        Rejection{"InfoMissingFile", "info nonexistent.rle", "nonexistent.rle"},
+        Rejection{"InfoMalformed", "info malformed.rle", "malformed.rle:3"}),
+    [](const ::testing::TestParamInfo<Rejection>& info) { return info.param.label; });
+
+// ---------------------------------------------------------------------------------------------
+// Runtime failures: exit 1
+
+TEST_F(Cli, UnboundedGrowthBeyondTheBudgetIsARuntimeFailure) {
+    // Seeds (B2/S) spreads at the speed of light: the growing board passes a 1 MiB budget.
+    write("seeds.rle", "x = 2, y = 2, rule = B2/S\n2o$bo!\n");
+    const std::string sentinel = "x = 1, y = 1\no!\n";
+    write("keep.rle", sentinel);
+    const CommandResult r = tl("run seeds.rle --gens 5000 --max-memory 1M -o keep.rle");
+    EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+    EXPECT_NE(lower(r.err).find("memory"), std::string::npos) << r.err;
+    EXPECT_EQ(test::read_text(path("keep.rle")), sentinel);
+}
+
+TEST_F(Cli, UnwritableOutputIsARuntimeFailure) {
+    const CommandResult r =
+        tl("run " + shell_quote(pattern_path("glider.rle")) + " --gens 4 -o " + shell_quote(path("no/such/dir/out.rle")));
+    EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+    EXPECT_NE(r.err.find("out.rle"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace tilelife
