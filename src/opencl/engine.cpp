@@ -489,6 +489,9 @@ void register_opencl_engines() {
                         [&k](const BoardSpec& board, const EngineOptions& options) -> std::unique_ptr<Engine> {
                             return std::make_unique<opencl::OpenCLEngine>(k, board, options);
                         });
+#ifdef TILELIFE_OPENCL_BITPACKED
+    opencl::register_bitpacked_opencl_engine();
+#endif
     opencl::register_bitpacked_opencl_engine();
 }
 }  // namespace tilelife

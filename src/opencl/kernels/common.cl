@@ -41,10 +41,16 @@ __constant uchar rule_table[18] = {
 #define RULE_LOCAL_COPY(lid, count)
 #endif
 
-// v mod n in [0, n) for any v (tiles of tiny tori reach several board widths past the edge).
+// v mod n in [0, n). Tile halos lie at most one tile past the edge, so one add or subtract is
+// almost always enough; only tiles larger than a tiny torus need the (slow, 64-bit) modulo.
 inline long wrap_index(long v, long n) {
-    v %= n;
-    return v < 0 ? v + n : v;
+    if (v < 0) v += n;
+    else if (v >= n) v -= n;
+    if (v < 0 || v >= n) {
+        v %= n;
+        if (v < 0) v += n;
+    }
+    return v;
 }
 
 // The cell at (x, y), which may lie outside the board: wrapped on a torus, dead on a plane.
