@@ -293,13 +293,10 @@ private:
                                  " steps per launch need at least " + std::to_string(2 * steps_ + 1) +
                                  " (use at least " + std::to_string(min_strips) + " strips)");
         } else {
+            // The same shape for every board size: devices that compile per work-group size (PoCL)
+            // then build few variants while the unbounded board re-creates the engine.
             lw_ = preferred.lw;
-            // Small boards: no more strips than the board's rows and halos need (a power of two, so
-            // that boards of many sizes share few work-group shapes).
-            const std::uint64_t fit = ceil_div(static_cast<std::uint64_t>(h_) + 2 * steps_, rows_);
-            int s = 1;
-            while (static_cast<std::uint64_t>(s) < fit && s < preferred.strips) s *= 2;
-            strips_ = std::max(std::min(s, preferred.strips), min_strips);
+            strips_ = std::max(preferred.strips, min_strips);
         }
 
         auto local_bytes = [&](int strips) { return 4ull * lw_ * static_cast<std::uint64_t>(strips) * rows_; };
