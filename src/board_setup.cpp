@@ -28,6 +28,10 @@ BoardPlan plan_board(const Pattern& pattern, const BoardOverrides& overrides, co
     }
 
     if (plan.spec.topology == Topology::unbounded) {
+        if (plan.spec.rule.birth & 1u)
+            throw InputError(located(overrides.rule ? "--rule" : source, 0,
+                                     "rule " + plan.spec.rule.to_string() +
+                                         " has B0 and cannot run on an unbounded board (use --topology torus or plane)"));
         plan.cells = pattern.cells;  // the file's own coordinates
         return plan;
     }

@@ -28,6 +28,7 @@ void check_range(std::int64_t v, const std::string& source, std::int64_t line) {
 Pattern parse_life105(std::string_view text, const std::string& source, const ReadLimits& limits) {
     Pattern p;
     p.format = PatternFormat::life105;
+    p.positioned = true;  // own coordinates, kept as Golly keeps them
     Lines lines(text);
     std::string_view line;
     // Rows before any "#P" start at (0, 0), where Golly puts them.
@@ -76,6 +77,7 @@ Pattern parse_life105(std::string_view text, const std::string& source, const Re
 Pattern parse_life106(std::string_view text, const std::string& source, const ReadLimits& limits) {
     Pattern p;
     p.format = PatternFormat::life106;
+    p.positioned = true;  // own coordinates, kept as Golly keeps them
     Lines lines(text);
     std::string_view line;
     while (lines.next(line)) {

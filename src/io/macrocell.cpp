@@ -50,6 +50,7 @@ private:
 Pattern parse_macrocell(std::string_view text, const std::string& source, const ReadLimits& limits) {
     Pattern p;
     p.format = PatternFormat::macrocell;
+    p.positioned = true;  // own coordinates, kept as Golly keeps them
     std::vector<Node> nodes;
     Lines lines(text);
     std::string_view line;

@@ -89,6 +89,7 @@ private:
                     fail(source_, line_, "#CXRLE position out of range (|x|, |y| < 2^62)");
                 pos_x_ = px;
                 pos_y_ = py;
+                pattern_.positioned = true;  // Golly keeps these coordinates on a bounded grid too
             } else if (starts_with(token, "Gen=")) {
                 std::int64_t g = 0;
                 if (!parse_int(token.substr(4), g) || g < 0)
