@@ -22,7 +22,7 @@ void add_convert(CLI::App& app, int& exit_code) {
             throw InputError(*out + ": PNG output is not available in this build (install libpng-dev and rebuild)");
 #endif
         if (*scale < 1 || *scale > 64) throw InputError("--scale must be from 1 to 64 pixels per cell");
-        const Pattern p = read_pattern(*in);
+        const Pattern p = read_pattern(*in, read_limits_for(default_memory_budget()));
         if (format == OutputFormat::png) {
             // The pattern's own frame (the RLE header's box) and every live cell, black on white.
             Box area = unite(p.frame, p.bounding_box());

@@ -17,7 +17,7 @@ void add_info(CLI::App& app, int& exit_code) {
     cmd->add_option("pattern", *path, "pattern file or random:WxH[:density[:seed]]")->required();
     cmd->add_flag("--json", *json, "print one JSON object");
     cmd->callback([path, json, &exit_code] {
-        const Pattern p = read_pattern(*path);
+        const Pattern p = read_pattern(*path, read_limits_for(default_memory_budget()));
         std::string rule = "B3/S23 (no rule given; Golly's default)";
         std::string canonical = "B3/S23";
         if (p.rule) {

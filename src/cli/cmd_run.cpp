@@ -154,7 +154,7 @@ void run(RunArgs a, int& exit_code) {
     const std::int64_t budget = a.max_memory.empty() ? default_memory_budget() : parse_bytes(a.max_memory, "--max-memory");
 
     const std::string source = a.resume.empty() ? a.pattern : a.resume;
-    const Pattern pattern = read_pattern(source);
+    const Pattern pattern = read_pattern(source, read_limits_for(budget));
     // What this run belongs to: a fresh run starts at the file's generation; a resumed one keeps
     // the original run's start and length (--gens on the resume command changes the length).
     CheckpointRun job{pattern.generation, a.gens};

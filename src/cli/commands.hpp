@@ -6,6 +6,7 @@
 #include <string>
 
 #include "tilelife/engine.hpp"
+#include "tilelife/pattern.hpp"
 
 namespace tilelife::cli {
 
@@ -42,5 +43,8 @@ std::string json_string(std::string_view text);
 std::int64_t parse_bytes(const std::string& text, const std::string& what);
 // Half of the physical memory: the default budget for boards.
 std::int64_t default_memory_budget();
+// Reader limits that keep a pattern file's cells (16 bytes each, plus sorting) and text well inside
+// a memory budget, so a hostile file is refused before it can exhaust memory.
+ReadLimits read_limits_for(std::int64_t budget);
 
 }  // namespace tilelife::cli

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <charconv>
 
 #include "cli/commands.hpp"
@@ -123,6 +124,13 @@ std::int64_t default_memory_budget() {
     const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
     if (pages <= 0 || page <= 0) return std::int64_t{1} << 32;
     return static_cast<std::int64_t>(pages) * page / 2;
+}
+
+ReadLimits read_limits_for(std::int64_t budget) {
+    ReadLimits limits;
+    limits.max_cells = std::clamp<std::int64_t>(budget / 64, 1 << 20, limits.max_cells);
+    limits.max_file_bytes = std::clamp<std::int64_t>(budget / 8, 1 << 24, limits.max_file_bytes);
+    return limits;
 }
 
 }  // namespace tilelife::cli
