@@ -86,7 +86,7 @@ void view(const ViewArgs& a, int& exit_code) {
         vo.zoom_log = parse_zoom(a.zoom);
     }
 
-    const Pattern pattern = read_pattern(a.pattern);
+    const Pattern pattern = read_pattern(a.pattern, read_limits_for(default_memory_budget()));
     const BoardPlan plan = plan_board(pattern, ov, a.pattern);
     if (plan.spec.topology != Topology::unbounded) {
         const std::int64_t need = board_bytes_estimate(plan.spec);
