@@ -5,9 +5,15 @@
 #include <cstdlib>
 #include <mutex>
 #include <sstream>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "opencl/api.hpp"
+#ifdef TILELIFE_OPENCL_BITPACKED
 #include "opencl/bitpacked.hpp"
+#endif
 #include "opencl/runtime.hpp"
 #include "tilelife/error.hpp"
 
@@ -472,12 +478,20 @@ std::optional<EngineDetails> details(const Engine& engine) {
             throw_runtime(err, "describing an engine");
         }
     }
+#ifdef TILELIFE_OPENCL_BITPACKED
     return bitpacked_details(engine);
+#else
+    return std::nullopt;
+#endif
 }
 
 std::optional<StepTiming> timed_step(Engine& engine, std::int64_t generations) {
     if (auto* e = dynamic_cast<OpenCLEngine*>(&engine)) return e->timed(generations);
+#ifdef TILELIFE_OPENCL_BITPACKED
     return bitpacked_timed_step(engine, generations);
+#else
+    return std::nullopt;
+#endif
 }
 
 }  // namespace tilelife::opencl
@@ -492,6 +506,5 @@ void register_opencl_engines() {
 #ifdef TILELIFE_OPENCL_BITPACKED
     opencl::register_bitpacked_opencl_engine();
 #endif
-    opencl::register_bitpacked_opencl_engine();
 }
 }  // namespace tilelife
