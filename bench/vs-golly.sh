@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Side-by-side: Golly 3.3's QuickLife (bgolly) against tilelife's cpu:bitpacked on the same job —
+# a 1536x1792 torus soup (density 0.5) for 600 generations — checking both give the same cells.
+#
+#   bench/vs-golly.sh [TILELIFE_BINARY]      (default: build/tilelife)
+#   env: REPEATS (3), GENS (600), SIZE (1536x1792), SEED (1), THREADS (0 = all cores)
+#
+# Times are wall-clock per process (start to exit, file I/O included, as a user sees them); the
+# medians of REPEATS runs are compared. tilelife's own stepping time (--json "seconds") is shown too.
+set -euo pipefail
+
+TILELIFE=${1:-build/tilelife}
+REPEATS=${REPEATS:-3}
+GENS=${GENS:-600}
+SIZE=${SIZE:-1536x1792}
+SEED=${SEED:-1}
+THREADS=${THREADS:-0}
+W=${SIZE%x*}
+H=${SIZE#*x}
+
+command -v bgolly >/dev/null || { echo "vs-golly: bgolly not found (apt-get install golly)" >&2; exit 2; }
+[ -x "$TILELIFE" ] || { echo "vs-golly: $TILELIFE is not an executable (build it first)" >&2; exit 2; }
+command -v python3 >/dev/null || { echo "vs-golly: python3 is needed to compare the results" >&2; exit 2; }
+TILELIFE=$(realpath "$TILELIFE")
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+
+# The job: a random soup, as RLE with the torus in its rule suffix so both programs read the same
+# board from the same file. The "#CXRLE Pos=0,0" line goes: Golly would put the soup's top-left at
+# its (0,0), the torus's centre, instead of centring it, and clip three quarters of it away.
+"$TILELIFE" convert "random:${W}x${H}:0.5:${SEED}" soup.rle >/dev/null
+grep -v '^#CXRLE' soup.rle | sed -E "s/^(x = [0-9]+, y = [0-9]+), rule = .*/\1, rule = B3\/S23:T${W},${H}/" > job.rle
+grep -q "rule = B3/S23:T${W},${H}" job.rle || { echo "vs-golly: could not set the torus rule" >&2; exit 1; }
+
+now() { date +%s.%N; }
+median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+
+golly_times=() ours_times=() ours_engine=()
+for ((r = 1; r <= REPEATS; r++)); do
+    t0=$(now)
+    bgolly -a QuickLife -m "$GENS" -o golly.rle job.rle >/dev/null
+    t1=$(now)
+    json=$("$TILELIFE" run job.rle --gens "$GENS" --backend cpu --kernel bitpacked --threads "$THREADS" -o ours.rle --json)
+    t2=$(now)
+    golly_times+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')")
+    ours_times+=("$(awk -v a="$t1" -v b="$t2" 'BEGIN { printf "%.3f", b - a }')")
+    ours_engine+=("$(echo "$json" | sed -E 's/.*"seconds":([0-9.eE+-]+).*/\1/')")
+done
+
+# Same result? Decode both RLE files (ours has an extra #CXRLE line and its own position), move each
+# cell set to its bounding box's top-left and compare.
+python3 - golly.rle ours.rle <<'EOF'
+import re, sys
+
+def cells(path):
+    out, x, y, n = set(), 0, 0, ''
+    body = ''.join(l.strip() for l in open(path) if l.strip() and not l.startswith('#') and not l.startswith('x'))
+    for ch in body:
+        if ch.isdigit(): n += ch; continue
+        k = int(n or 1); n = ''
+        if ch == 'b': x += k
+        elif ch == 'o': out.update((x + i, y) for i in range(k)); x += k
+        elif ch == '$': y += k; x = 0
+        elif ch == '!': break
+    if not out: return out
+    mx, my = min(c[0] for c in out), min(c[1] for c in out)
+    return {(a - mx, b - my) for a, b in out}
+
+g, o = cells(sys.argv[1]), cells(sys.argv[2])
+if g != o:
+    print(f"vs-golly: RESULTS DIFFER: golly {len(g)} cells, tilelife {len(o)} cells, {len(g ^ o)} differ")
+    sys.exit(1)
+print(f"results agree: {len(g)} live cells after the run")
+EOF
+
+gm=$(printf '%s\n' "${golly_times[@]}" | median)
+om=$(printf '%s\n' "${ours_times[@]}" | median)
+em=$(printf '%s\n' "${ours_engine[@]}" | median)
+echo "job:      ${W}x${H} torus soup (density 0.5, seed ${SEED}), B3/S23, ${GENS} generations, ${REPEATS} runs each"
+echo "machine:  $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "golly:    bgolly -a QuickLife -m ${GENS} -o golly.rle job.rle"
+echo "tilelife: tilelife run job.rle --gens ${GENS} --backend cpu --kernel bitpacked --threads ${THREADS} -o ours.rle"
+echo "golly    runs (s): ${golly_times[*]}"
+echo "tilelife runs (s): ${ours_times[*]}   (stepping only: ${ours_engine[*]})"
+printf 'median:   golly %.3f s, tilelife %.3f s (stepping %.4f s)\n' "$gm" "$om" "$em"
+awk -v g="$gm" -v o="$om" -v e="$em" 'BEGIN { printf "speed-up: %.1fx per process, %.1fx on stepping alone\n", g / o, g / e }'
