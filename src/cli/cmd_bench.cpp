@@ -8,6 +8,9 @@
 #include <iostream>
 #include <optional>
 #include <sstream>
+#include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "cli/commands.hpp"

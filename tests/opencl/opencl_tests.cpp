@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "opencl/api.hpp"
+#include "opencl/runtime.hpp"
 #include "tilelife/builtin.hpp"
 #include "tilelife/engine.hpp"
 #include "tilelife/error.hpp"
@@ -245,6 +246,23 @@ TEST_F(OpenCL, DeviceAndWorkGroupErrors) {
     EXPECT_THROW(create_engine("opencl:local", spec, wg), InputError);
     wg.wg_height = 0;
     EXPECT_THROW(create_engine("opencl:naive", spec, wg), InputError);
+}
+
+TEST_F(OpenCL, BuildFailuresShowTheBuildLog) {
+    // naive.cl alone lacks common.cl's definitions, so the device compiler rejects it.
+    const auto rt = opencl::runtime_for("");
+    try {
+        opencl::program_for(*rt, {"naive.cl"}, "-DTORUS=1");
+        FAIL() << "naive.cl without common.cl built";
+    } catch (const RuntimeError& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("kernels/naive.cl"), std::string::npos) << what;
+        EXPECT_NE(what.find("build log"), std::string::npos) << what;
+        EXPECT_NE(what.find("RULE_LOOKUP"), std::string::npos) << what;  // the compiler's own words
+    }
+    // Cached failures stay failures; the optional path just reports "no program".
+    EXPECT_THROW(opencl::program_for(*rt, {"naive.cl"}, "-DTORUS=1"), RuntimeError);
+    EXPECT_FALSE(opencl::try_program_for(*rt, {"naive.cl"}, "-DTORUS=1")());
 }
 
 TEST_F(OpenCL, DevicesDescribeTheirFeatures) {
