@@ -57,18 +57,32 @@ void life_halo_tile_strided(__global const uchar* restrict src, __global uchar* 
     // no wrapping. The condition is the same for the whole group, so the branch does not diverge.
     const bool interior =
         x0 >= 4 && y0 >= 1 && x0 + TILE_W + 4 <= (long)width && y0 + TILE_H + 1 <= (long)height;
+    // Word i = lid, lid + GROUP_SIZE, ... of the local tile is local row j, column c. Stepping by
+    // GROUP_SIZE moves (j, c) by a compile-time amount, so no division or 64-bit multiply per word.
+    const uint dj = GROUP_SIZE / LW, dc = GROUP_SIZE % LW;
+    uint j = lid / LW, c = lid % LW;
     if (interior) {
         __global const uint* words = (__global const uint*)src;
         const ulong wpitch = pitch / 4;
-        const ulong base = (ulong)(y0 - 1) * wpitch + (ulong)(x0 - 4) / 4;
+        ulong row = (ulong)(y0 - 1 + (long)j) * wpitch + (ulong)(x0 - 4) / 4;  // word index of (j, 0)
         for (uint i = lid; i < LW * LH; i += GROUP_SIZE) {
-            const uint j = i / LW, c = i - j * LW;
-            tile[i] = words[base + j * wpitch + c];
+            tile[i] = words[row + c];
+            c += dc;
+            row += dj * wpitch;
+            if (c >= LW) {
+                c -= LW;
+                row += wpitch;
+            }
         }
     } else {
         for (uint i = lid; i < LW * LH; i += GROUP_SIZE) {
-            const uint j = i / LW, c = i - j * LW;
             tile[i] = word_at(src, x0 - 4 + 4 * (long)c, y0 - 1 + (long)j, width, height, pitch);
+            c += dc;
+            j += dj;
+            if (c >= LW) {
+                c -= LW;
+                ++j;
+            }
         }
     }
     RULE_LOCAL_COPY(lid, GROUP_SIZE)
