@@ -376,6 +376,23 @@ TEST_F(Cli, RunRandomSoupMatchesTheLibrary) {
     EXPECT_CELLS(want, translated(read_pattern(path("out.rle")).cells, 25, 20));
 }
 
+TEST_F(Cli, ZeroGenerationsAndExtinction) {
+    const std::string glider = pattern_path("glider.rle");
+    CommandResult r = tl("run " + shell_quote(glider) + " --gens 0 -o g0.rle --json");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(parse_json_object(r.out).value_or(std::map<std::string, std::string>{})["generation"], "0") << r.out;
+    EXPECT_CELLS(read_pattern(glider).cells, read_pattern(path("g0.rle")).cells);
+    r = tl("run " + shell_quote(pattern_path("diehard.rle")) + " --gens 130 -o dead.rle --json");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto js = parse_json_object(r.out);
+    ASSERT_TRUE(js) << r.out;
+    EXPECT_EQ(js->at("population"), "0");
+    EXPECT_EQ(js->at("output"), "dead.rle");
+    const Pattern dead = read_pattern(path("dead.rle"));
+    EXPECT_TRUE(dead.cells.empty());
+    EXPECT_EQ(dead.generation, 130);
+}
+
 TEST_F(Cli, ExistingOutputIsReplacedOnSuccess) {
     write("out.rle", "old content\n");
     const CommandResult r = tl("run " + shell_quote(pattern_path("glider.rle")) + " --gens 4 -o out.rle --quiet");
