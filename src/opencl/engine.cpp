@@ -269,6 +269,9 @@ private:
 
     void setup(const EngineOptions& options) {
         const DeviceDescription& dev = rt_->info;
+        if (spec_.kind == KernelKind::strided && !rt_->device.getInfo<CL_DEVICE_ENDIAN_LITTLE>())
+            throw RuntimeError(std::string(spec_.engine_name) + " packs four cells per word little-endian; " + dev.name +
+                               " is big-endian (use opencl:local or opencl:naive)");
         rows_ = tuning_.rows_per_item > 0 ? tuning_.rows_per_item : kDefaultRows;
         // Rows padded to 16 bytes: every row starts word-aligned, so the strided kernel can move cells
         // as 32-bit words. Padding bytes stay 0 (no kernel writes them), which the population relies on.

@@ -36,7 +36,7 @@
 #define TW (LW - 2)
 
 // v mod n for v near the board (one add or subtract), any v otherwise.
-inline long wrap_near(long v, long n) {
+long wrap_near(long v, long n) {
     if (v >= 0 && v < n) return v;
     if (v < 0 && v >= -n) return v + n;
     if (v >= n && v < 2 * n) return v - n;
@@ -46,7 +46,7 @@ inline long wrap_near(long v, long n) {
 
 #if TORUS
 // 32 bits of row `row` starting at cell p (< width); bits past the row's last word are 0.
-inline uint bits_from(__global const uint* row, ulong p, ulong nwords) {
+uint bits_from(__global const uint* row, ulong p, ulong nwords) {
     const ulong wi = p >> 5;
     const uint sh = (uint)(p & 31);
     uint v = row[wi] >> sh;
@@ -56,7 +56,7 @@ inline uint bits_from(__global const uint* row, ulong p, ulong nwords) {
 #endif
 
 // Local word for unrolled word column j (cells 32j .. 32j+31) of unrolled row y.
-inline uint board_word(__global const uint* src, ulong pitch, ulong width, ulong height, ulong nwords, long j,
+uint board_word(__global const uint* src, ulong pitch, ulong width, ulong height, ulong nwords, long j,
                        long y) {
 #if TORUS
     __global const uint* row = src + (ulong)wrap_near(y, (long)height) * pitch;
@@ -93,7 +93,7 @@ inline uint board_word(__global const uint* src, ulong pitch, ulong width, ulong
     } while (0)
 
 // The next state from three rows' sums (a: above, b: own row, d: below) and the cell itself.
-inline uint next_state(uint a0, uint a1, uint b0, uint b1, uint d0, uint d1, uint alive) {
+uint next_state(uint a0, uint a1, uint b0, uint b1, uint d0, uint d1, uint alive) {
     // Weight-1 planes: a full adder.
     const uint x0 = a0 ^ b0;
     const uint s0 = x0 ^ d0;
@@ -125,7 +125,7 @@ inline uint next_state(uint a0, uint a1, uint b0, uint b1, uint d0, uint d1, uin
 // offsets of the local rows above, at and below the strip; `cl`, `cr`: the columns left and right.
 // masked (plane tiles touching the edge): cells outside the board are cleared, rows by bit r of
 // `rows_in`, columns by `col_mask`. Called with constant `masked`, so each call is specialised.
-inline void advance(__local const uint* restrict tile, uint* restrict cur, const uint up, const uint own,
+void advance(__local const uint* restrict tile, uint* restrict cur, const uint up, const uint own,
                     const uint dn, const uint c, const uint cl, const uint cr, const bool masked,
                     const uint rows_in, const uint col_mask) {
     uint p0, p1, q0, q1, n0, n1;

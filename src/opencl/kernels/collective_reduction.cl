@@ -7,7 +7,7 @@
 #pragma OPENCL EXTENSION cl_khr_subgroups : enable
 #endif
 
-inline uint cells_in_word(uint w) { return (w * 0x01010101u) >> 24; }
+uint cells_in_word(uint w) { return (w * 0x01010101u) >> 24; }
 
 #if COLLECTIVE == 2
 // Sum over the work-group: reduce inside each sub-group, then add the sub-group sums.

@@ -43,7 +43,7 @@ __constant uchar rule_table[18] = {
 
 // v mod n in [0, n). Tile halos lie at most one tile past the edge, so one add or subtract is
 // almost always enough; only tiles larger than a tiny torus need the (slow, 64-bit) modulo.
-inline long wrap_index(long v, long n) {
+long wrap_index(long v, long n) {
     if (v < 0) v += n;
     else if (v >= n) v -= n;
     if (v < 0 || v >= n) {
@@ -55,7 +55,7 @@ inline long wrap_index(long v, long n) {
 
 // The cell at (x, y), which may lie outside the board: wrapped on a torus, dead on a plane.
 // Used for tile halos only; interior tiles read the board directly.
-inline uchar cell_at(__global const uchar* cells, long x, long y, ulong width, ulong height, ulong pitch) {
+uchar cell_at(__global const uchar* cells, long x, long y, ulong width, ulong height, ulong pitch) {
 #if TORUS
     x = wrap_index(x, (long)width);
     y = wrap_index(y, (long)height);

@@ -17,9 +17,7 @@
 #ifndef WG_X
 #error "WG_X, WG_Y and ROWS must be defined"
 #endif
-#ifndef __ENDIAN_LITTLE__
-#error "halo_tile_strided.cl assumes a little-endian device (byte k of a word is cell x+k)"
-#endif
+// Byte k of a word is cell x+k: the host builds this kernel only for little-endian devices.
 
 #define TILE_W (4 * WG_X)
 #define TILE_H (ROWS * WG_Y)
@@ -29,12 +27,12 @@
 
 // Per byte lane: left + self + right. Byte k of the word is cell x+k (little-endian), so the left
 // neighbour of lane 0 is the top byte of the word to the left.
-inline uint row_sum(uint l, uint c, uint r) {
+uint row_sum(uint l, uint c, uint r) {
     return c + ((c << 8) | (l >> 24)) + ((c >> 8) | (r << 24));
 }
 
 // Four cells starting at x (any position, possibly outside the board) for tiles at the edge.
-inline uint word_at(__global const uchar* src, long x, long y, ulong width, ulong height, ulong pitch) {
+uint word_at(__global const uchar* src, long x, long y, ulong width, ulong height, ulong pitch) {
     return (uint)cell_at(src, x, y, width, height, pitch) | (uint)cell_at(src, x + 1, y, width, height, pitch) << 8 |
            (uint)cell_at(src, x + 2, y, width, height, pitch) << 16 |
            (uint)cell_at(src, x + 3, y, width, height, pitch) << 24;

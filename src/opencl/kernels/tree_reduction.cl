@@ -7,7 +7,7 @@
 // L (the local size) must be a power of two. Cells are 0 or 1 and the board's padding bytes are 0.
 
 // Sum of the four byte lanes of w (each at most 1, so the total fits in the top byte).
-inline uint cells_in_word(uint w) { return (w * 0x01010101u) >> 24; }
+uint cells_in_word(uint w) { return (w * 0x01010101u) >> 24; }
 
 __kernel void reduce_cells(__global const uint* restrict words, const ulong nwords,
                            __global uint* restrict partial, __local uint* scratch) {
