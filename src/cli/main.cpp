@@ -24,9 +24,16 @@ int main(int argc, char** argv) {
     cli::add_view(app, exit_code);
     try {
         app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        const int rc = app.exit(e);  // prints help/version (rc 0) or the usage error
-        return rc == 0 ? 0 : 2;
+        // Usage errors are bad input too: one line, exit 2.
+        std::cerr << "tilelife: " << e.what() << " (see tilelife --help)\n";
+        return 2;
     } catch (const InputError& e) {
         std::cerr << "tilelife: " << e.what() << "\n";
         return 2;
