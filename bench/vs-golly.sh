@@ -40,7 +40,7 @@ median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] 
 golly_times=() ours_times=() ours_engine=()
 for ((r = 1; r <= REPEATS; r++)); do
     t0=$(now)
-    bgolly -a QuickLife -m "$GENS" -o golly.rle job.rle >/dev/null
+    bgolly -a QuickLife -m "$GENS" -o golly.rle job.rle >/dev/null 2>&1
     t1=$(now)
     json=$("$TILELIFE" run job.rle --gens "$GENS" --backend cpu --kernel bitpacked --threads "$THREADS" -o ours.rle --json)
     t2=$(now)
