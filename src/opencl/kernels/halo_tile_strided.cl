@@ -31,8 +31,16 @@ uint row_sum(uint l, uint c, uint r) {
     return c + ((c << 8) | (l >> 24)) + ((c >> 8) | (r << 24));
 }
 
-// Four cells starting at x (any position, possibly outside the board) for tiles at the edge.
+// Four cells starting at x (a multiple of 4, possibly outside the board) for tiles at the edge:
+// a whole word when all four are on the board (most of an edge tile), else cell by cell with the
+// topology applied.
 uint word_at(__global const uchar* src, long x, long y, ulong width, ulong height, ulong pitch) {
+#if TORUS
+    y = wrap_index(y, (long)height);
+#else
+    if (y < 0 || y >= (long)height) return 0;
+#endif
+    if (x >= 0 && x + 4 <= (long)width) return ((__global const uint*)src)[((ulong)y * pitch + (ulong)x) / 4];
     return (uint)cell_at(src, x, y, width, height, pitch) | (uint)cell_at(src, x + 1, y, width, height, pitch) << 8 |
            (uint)cell_at(src, x + 2, y, width, height, pitch) << 16 |
            (uint)cell_at(src, x + 3, y, width, height, pitch) << 24;
