@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <barrier>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
@@ -74,10 +75,25 @@ const std::array<Word, 256>& unpack_table() {
     return table;
 }
 
-struct FreeDeleter {
-    void operator()(Word* p) const { std::free(p); }
+// Zeroed words on a 64-byte boundary. calloc, not aligned_alloc + memset: large boards get lazily
+// zeroed pages, so creating one (as the unbounded board does on every re-layout) costs little beyond
+// the cells actually written.
+class Buffer {
+public:
+    Buffer() = default;
+    explicit Buffer(std::size_t words) : raw_(std::calloc(words + 8, sizeof(Word))) {
+        if (raw_) words_ = reinterpret_cast<Word*>((reinterpret_cast<std::uintptr_t>(raw_.get()) + 63) & ~std::uintptr_t{63});
+    }
+    Word* get() const { return words_; }
+    explicit operator bool() const { return words_ != nullptr; }
+
+private:
+    struct Free {
+        void operator()(void* p) const { std::free(p); }
+    };
+    std::unique_ptr<void, Free> raw_;
+    Word* words_ = nullptr;
 };
-using Buffer = std::unique_ptr<Word[], FreeDeleter>;
 
 // Regions at least this large are converted by several threads.
 constexpr std::int64_t parallel_cells = std::int64_t{1} << 22;
@@ -97,14 +113,12 @@ public:
         if (w_ < 1 || h_ < 1 || topology_ == Topology::unbounded)
             throw std::invalid_argument("cpu:bitpacked needs a bounded board of at least 1x1");
         nw_ = static_cast<std::size_t>((w_ + 63) / 64);
-        stride_ = static_cast<std::size_t>(h_) + 2;
+        stride_ = column_stride(static_cast<std::size_t>(h_));
         std::size_t words = 0;
-        if (__builtin_mul_overflow(nw_ + 1, stride_, &words) || words > SIZE_MAX / sizeof(Word))
+        if (__builtin_mul_overflow(nw_ + 1, stride_, &words) || words > SIZE_MAX / sizeof(Word) - 8)
             throw RuntimeError(too_big());
-        // calloc: large boards get lazily zeroed pages, so creating (as the unbounded board does on
-        // every re-layout) costs little beyond the cells actually written.
-        cur_.reset(static_cast<Word*>(std::calloc(words, sizeof(Word))));
-        nxt_.reset(static_cast<Word*>(std::calloc(words, sizeof(Word))));
+        cur_ = Buffer(words);
+        nxt_ = Buffer(words);
         if (!cur_ || !nxt_) throw RuntimeError(too_big());
 
         last_bit_ = static_cast<unsigned>((w_ - 1) % 64);
@@ -155,7 +169,7 @@ public:
                     bits |= pack8(v) << b;
                 }
                 const Word mask = (hi - lo == 64) ? ~Word{0} : ((Word{1} << (hi - lo)) - 1) << lo;
-                Word& word = board[static_cast<std::size_t>(i) * stride + 1 + y];
+                Word& word = board[static_cast<std::size_t>(i) * stride + first_row + y];
                 word = (word & ~mask) | bits;
             }
         }
@@ -176,7 +190,7 @@ public:
             for (std::int64_t i = x0 / 64; i <= (x1 - 1) / 64; ++i) {
                 const std::int64_t lo = std::max(x0, 64 * i) - 64 * i, hi = std::min(x1, 64 * i + 64) - 64 * i;
                 std::uint8_t* p = row + (64 * i + lo - x0);
-                const Word word = board[static_cast<std::size_t>(i) * stride + 1 + y];
+                const Word word = board[static_cast<std::size_t>(i) * stride + first_row + y];
                 for (std::int64_t b = lo; b < hi; b += 8) {
                     const Word bytes = table[(word >> b) & 0xffu];
                     if (hi - b >= 8) std::memcpy(p + (b - lo), &bytes, 8);
@@ -226,7 +240,7 @@ public:
         const PopcountKernel count = popcount_;
         const std::int64_t columns = static_cast<std::int64_t>(nw_);
 #pragma omp parallel for reduction(+ : total) schedule(static) if (w_ * h_ >= parallel_cells * 8)
-        for (std::int64_t i = 0; i < columns; ++i) total += count(board + static_cast<std::size_t>(i) * stride + 1, h);
+        for (std::int64_t i = 0; i < columns; ++i) total += count(board + static_cast<std::size_t>(i) * stride + first_row, h);
         return total;
     }
 
@@ -241,10 +255,15 @@ private:
             for (int missing = threads_ - omp_get_num_threads(); missing > 0; --missing) (void)sync.arrive_and_drop();
     }
 
-    // Rows of thread t's band out of nt.
+    // Rows of thread t's band out of nt: starting at multiples of 8 (aligned vectors) where the
+    // board is tall enough for every band to keep at least one row.
     std::pair<std::size_t, std::size_t> band_of(std::size_t t, std::size_t nt) const {
         const std::size_t h = static_cast<std::size_t>(h_);
-        return {h * t / nt, h * (t + 1) / nt};
+        auto start = [&](std::size_t k) {
+            const std::size_t y = h * k / nt;
+            return (k == nt || h < 16 * nt) ? y : y / 8 * 8;
+        };
+        return {start(t), start(t + 1)};
     }
 
     // Several threads, a barrier after every generation. For boards too large for step_blocked's
@@ -293,9 +312,9 @@ private:
         std::vector<Buffer> priv;
         for (std::size_t t = 0; t < nt_max; ++t) {
             const auto [ps, pe] = region(t, nt_max);
-            const std::size_t words = (nw_ + 1) * (static_cast<std::size_t>(pe - ps) + 2);
+            const std::size_t words = (nw_ + 1) * column_stride(static_cast<std::size_t>(pe - ps));
             for (int k = 0; k < 2; ++k) {
-                priv.emplace_back(static_cast<Word*>(std::calloc(words, sizeof(Word))));
+                priv.emplace_back(words);
                 if (!priv.back()) return step_banded(args, generations);
             }
         }
@@ -312,14 +331,14 @@ private:
             fit_barrier(sync);
             const auto [y0, y1] = band_of(t, nt);
             const auto [ps, pe] = region(t, nt);
-            const std::size_t ph = static_cast<std::size_t>(pe - ps), pstride = ph + 2;
+            const std::size_t ph = static_cast<std::size_t>(pe - ps), pstride = column_stride(ph);
             // A smaller team than asked for has longer bands: size the buffers for them if needed.
             Buffer own_p, own_q;
             Word* p = nt == nt_max ? priv[2 * t].get() : nullptr;
             Word* q = nt == nt_max ? priv[2 * t + 1].get() : nullptr;
             if (!p) {
-                own_p.reset(static_cast<Word*>(std::calloc((nw + 1) * pstride, sizeof(Word))));
-                own_q.reset(static_cast<Word*>(std::calloc((nw + 1) * pstride, sizeof(Word))));
+                own_p = Buffer((nw + 1) * pstride);
+                own_q = Buffer((nw + 1) * pstride);
                 p = own_p.get(), q = own_q.get();
             }
             StepArgs pa = args;
@@ -332,8 +351,8 @@ private:
                 const std::int64_t depth = std::min<std::int64_t>(sync_depth_, generations - done);
                 // Copy in rows ps..pe-1 (mod H on a torus).
                 for (std::size_t i = 0; i < nw; ++i) {
-                    const Word* col = src + i * stride + 1;
-                    Word* pc = p + i * pstride + 1;
+                    const Word* col = src + i * stride + first_row;
+                    Word* pc = p + i * pstride + first_row;
                     std::int64_t row = ((ps % h_) + h_) % h_;
                     for (std::size_t j = 0; j < ph;) {
                         const std::size_t run = std::min(ph - j, h - static_cast<std::size_t>(row));
@@ -353,7 +372,8 @@ private:
                 // Copy out the band's rows.
                 const std::size_t off = y0 - static_cast<std::size_t>(ps);
                 for (std::size_t i = 0; i < nw; ++i)
-                    std::memcpy(dst + i * stride + 1 + y0, x + i * pstride + 1 + off, (y1 - y0) * sizeof(Word));
+                    std::memcpy(dst + i * stride + first_row + y0, x + i * pstride + first_row + off,
+                                (y1 - y0) * sizeof(Word));
                 sync.arrive_and_wait();
                 src = dst;
                 dst = (dst == b) ? a : b;
@@ -381,8 +401,8 @@ private:
         if (topology_ == Topology::torus) {
             for (std::size_t i = 0; i < nw_; ++i) {
                 Word* c = cur_.get() + i * stride_;
-                c[0] = c[static_cast<std::size_t>(h_)];
-                c[static_cast<std::size_t>(h_) + 1] = c[1];
+                c[first_row - 1] = c[first_row + static_cast<std::size_t>(h_) - 1];
+                c[first_row + static_cast<std::size_t>(h_)] = c[first_row];
             }
         }
         halos_stale_ = false;

@@ -39,10 +39,15 @@ std::unique_ptr<Engine> make_bitpacked(const BoardSpec& spec, const EngineOption
 //
 // Board layout: column-major in 64-cell words. Word column i holds cells x = 64*i .. 64*i+63 with
 // cell x at bit x % 64 (bit 0 = leftmost); bits past the board's width are always 0. Each column is
-// `stride` = H + 2 words: a halo word above row 0 and below row H-1 (copies of the opposite row on a
-// torus, 0 on a plane), so a vector of consecutive words is a vertical run of rows and every
-// neighbour is a plain (unaligned) load — no lane shuffles. Column `columns` is all zeros: the
-// outside of a plane.
+// `stride` words (a multiple of 8, so with a 64-byte aligned base every column is aligned): row y at
+// index first_row + y, a halo word just above row 0 and just below row H-1 (copies of the opposite
+// row on a torus, 0 on a plane), zero padding elsewhere. A vector of consecutive words is thus a
+// vertical run of rows and every neighbour is a plain load — no lane shuffles — and 512-row blocks
+// starting at a multiple of 8 read and write whole aligned vectors. Column `columns` is all zeros:
+// the outside of a plane.
+constexpr std::size_t first_row = 8;
+// Words per column for `height` rows.
+constexpr std::size_t column_stride(std::size_t height) { return (first_row + height + 1 + 7) / 8 * 8; }
 
 // Any Life-like rule as a mux tree on the 9-cell count n (centre included, 0..9): leaf n =
 // base[n] ^ (flip[n] & centre), base[n] = birth(n), flip[n] = birth(n) ^ survival(n - 1)
@@ -55,7 +60,7 @@ struct RuleMasks {
 struct StepArgs {
     const Word* src = nullptr;
     Word* dst = nullptr;
-    std::size_t stride = 0;   // words per column: height + 2
+    std::size_t stride = 0;   // words per column: column_stride(height)
     std::size_t columns = 0;  // word columns: ceil(width / 64)
     std::size_t height = 0;
     bool wrap_x = false;  // torus columns: the west of column 0 is the last cell, and so on

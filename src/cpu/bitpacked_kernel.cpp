@@ -25,10 +25,12 @@ TL_INLINE void add3(Word a, Word b, Word c, Word& sum, Word& carry) {
 }
 
 // One column piece of `n` output rows, in two passes: the horizontal 3-sum (west + centre + east,
-// two bit-planes) of each of the n + 2 rows involved, once, into L1 scratch `lo`/`hi`; then the
-// vertical sum of three of them, the 9-cell count including the centre, and the rule. (Summing the
-// 3-sums of each row afresh for every output row costs about 25% more.)
-// `C` points at the row above the first output row (a halo word when the piece starts at row 0).
+// two bit-planes) of each row involved, once, into L1 scratch `lo`/`hi`; then the vertical sum of
+// three of them, the 9-cell count including the centre, and the rule. (Summing the 3-sums of each
+// row afresh for every output row costs about 25% more.)
+// `C` points at the word first_row rows above the first output row: pass 1 starts there, so that
+// its loads and stores — and pass 2's centre loads and output stores — fall on whole aligned vectors
+// (when the piece starts at a multiple of 8); it computes 7 rows no one needs.
 // West/east neighbours come from the adjacent columns L and R: interior columns take L's bit 63 and
 // R's bit 0; edge columns (Edge) take L's bit `lsh` and put R's bit 0 at bit `esh`, which wraps a
 // torus whose width is not a multiple of 64, and mask the tail bits of the last column.
@@ -36,16 +38,19 @@ template <bool Life, bool Edge>
 TL_INLINE void column_piece(const Word* __restrict L, const Word* __restrict C, const Word* __restrict R,
                             Word* __restrict out, std::size_t n, unsigned lsh, unsigned esh, Word mask,
                             const RuleMasks& rm, Word* __restrict lo, Word* __restrict hi) {
-    for (std::size_t k = 0; k < n + 2; ++k) {
+    for (std::size_t k = 0; k < n + first_row + 1; ++k) {
         const Word c = C[k], l = L[k], rr = R[k];
         const Word w_in = Edge ? ((l >> lsh) & 1u) : (l >> 63);
         const Word e_in = Edge ? ((rr & 1u) << esh) : (rr << 63);
         add3((c << 1) | w_in, c, (c >> 1) | e_in, lo[k], hi[k]);
     }
+    C += first_row;
+    lo += first_row - 1;
+    hi += first_row - 1;
     Word base[10], flip[10];
     for (int i = 0; i < 10; ++i) base[i] = rm.base[i], flip[i] = rm.flip[i];
     for (std::size_t k = 0; k < n; ++k) {
-        const Word centre = C[k + 1];
+        const Word centre = C[k];
         Word s0, c0, t, u;
         add3(lo[k], lo[k + 1], lo[k + 2], s0, c0);
         add3(hi[k], hi[k + 1], hi[k + 2], t, u);
@@ -76,13 +81,13 @@ template <bool Life>
 TL_INLINE void band(const StepArgs& a, std::size_t y0, std::size_t y1) {
     const std::size_t nw = a.columns, stride = a.stride;
     const Word* zero = a.src + nw * stride;  // the all-zero column
-    alignas(64) Word lo[block_rows + 2], hi[block_rows + 2];
+    alignas(64) Word lo[block_rows + first_row + 1], hi[block_rows + first_row + 1];
     for (std::size_t b0 = y0; b0 < y1; b0 += block_rows) {
         const std::size_t n = std::min(block_rows, y1 - b0);
-        // Column i's row y is at i * stride + 1 + y; `top` is the row above b0.
+        // Column i's row y is at i * stride + first_row + y; pieces start first_row rows above b0.
         auto col = [&](std::size_t i) { return a.src + i * stride + b0; };
         for (std::size_t i = 0; i < nw; ++i) {
-            Word* out = a.dst + i * stride + 1 + b0;
+            Word* out = a.dst + i * stride + first_row + b0;
             const bool first = i == 0, last = i + 1 == nw;
             if (!first && !last) {
                 column_piece<Life, false>(col(i - 1), col(i), col(i + 1), out, n, 63, 63, ~Word{0}, a.rule, lo, hi);
@@ -102,8 +107,8 @@ TL_INLINE void band(const StepArgs& a, std::size_t y0, std::size_t y1) {
         // Halos of dst for the next generation: bottom halo copies row 0, top halo copies row H-1.
         for (std::size_t i = 0; i < nw; ++i) {
             Word* c = a.dst + i * stride;
-            if (y0 == 0) c[a.height + 1] = c[1];
-            if (y1 == a.height) c[0] = c[a.height];
+            if (y0 == 0) c[first_row + a.height] = c[first_row];
+            if (y1 == a.height) c[first_row - 1] = c[first_row + a.height - 1];
         }
     }
 }
