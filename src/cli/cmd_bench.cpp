@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <iostream>
 #include <optional>
 #include <sstream>
@@ -57,6 +58,7 @@ struct Result {
     std::int64_t cells = 0;
     std::int64_t population = 0;
     std::string error;            // when this configuration could not run
+    std::exception_ptr exception; // ... and why, to rethrow when nothing ran
     double updates_per_second() const { return seconds > 0 ? static_cast<double>(cells) * gens / seconds : 0; }
 };
 
@@ -140,6 +142,7 @@ Result run_guarded(const std::string& engine, const BoardSpec& spec, const Engin
         r.engine = engine;
         if (eo.wg_width > 0) r.wg = std::to_string(eo.wg_width) + "x" + std::to_string(eo.wg_height);
         r.error = e.what();
+        r.exception = std::current_exception();
         return r;
     }
 }
@@ -399,8 +402,9 @@ void add_bench(CLI::App& app, int& exit_code) {
                             kSeedNoLocalMicros / kSeedLocalMicros);
             }
         }
-        // Every configuration failing is a failed bench; a partial failure is reported in the table.
-        if (failed) throw RuntimeError("bench: no engine could run (" + results.front().error + ")");
+        // Every engine failing is a failed bench, with the first engine's error (InputError for a bad
+        // --wg, RuntimeError for a missing device); a partial failure is reported in the table.
+        if (failed) std::rethrow_exception(results.front().exception);
         exit_code = 0;
     });
 }

@@ -2,7 +2,11 @@
 // growing unbounded board, odd sizes, several work-group shapes; population by both reductions.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+
+#include <cstdio>
 #include <random>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -298,6 +302,62 @@ TEST_F(OpenCL, DetailsReportTheChosenShape) {
     EXPECT_GT(timing->kernel_seconds, 0.0);
     EXPECT_GE(timing->span_seconds, timing->kernel_seconds * 0.999);
     EXPECT_EQ(e->generation(), 3);
+}
+
+// Runs the built tilelife binary; returns (exit code, stdout and stderr).
+std::pair<int, std::string> cli(const std::string& args, const std::string& env = "") {
+    const std::string command = env + " " + TILELIFE_CLI + " " + args + " 2>&1";
+    FILE* p = popen(command.c_str(), "r");
+    if (!p) return {-1, ""};
+    std::string out;
+    char buf[4096];
+    while (std::size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+    const int status = pclose(p);
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+std::vector<std::string> all_matches(const std::string& text, const std::string& pattern) {
+    std::vector<std::string> out;
+    const std::regex re(pattern);
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator(); ++it)
+        out.push_back((*it)[1]);
+    return out;
+}
+
+TEST_F(OpenCL, CliDevicesAndBench) {
+    auto [rc, out] = cli("devices");
+    EXPECT_EQ(rc, 0) << out;
+    EXPECT_NE(out.find("[default]"), std::string::npos) << out;
+    EXPECT_NE(out.find("work_group_reduce_add: "), std::string::npos) << out;
+
+    // The three kernels on one random board agree with each other and with cpu:reference.
+    std::tie(rc, out) = cli("bench --backend opencl --kernel naive,local,local-strided --size 67x45 --gens 7 --json");
+    ASSERT_EQ(rc, 0) << out;
+    const auto pops = all_matches(out, "\"population\":([0-9]+)");
+    ASSERT_EQ(pops.size(), 3u) << out;
+    EXPECT_EQ(all_matches(out, "\"timing\":\"(profiling events)\"").size(), 3u) << out;
+    auto [rc_cpu, out_cpu] = cli("bench --backend cpu --kernel reference --size 67x45 --gens 7 --json");
+    ASSERT_EQ(rc_cpu, 0) << out_cpu;
+    const auto want = all_matches(out_cpu, "\"population\":([0-9]+)");
+    ASSERT_EQ(want.size(), 1u) << out_cpu;
+    for (const auto& p : pops) EXPECT_EQ(p, want[0]) << out;
+
+    std::tie(rc, out) = cli("bench --backend opencl --seed-setup --gens 3 --json");
+    EXPECT_EQ(rc, 0) << out;
+    EXPECT_NE(out.find("\"published_local_us\":18159"), std::string::npos) << out;
+    EXPECT_NE(out.find("\"local_kernel_us\":"), std::string::npos) << out;
+
+    std::tie(rc, out) = cli("bench --backend opencl --kernel local --wg 2x2 --size 16x16 --gens 1");
+    EXPECT_EQ(rc, 2) << out;  // an impossible work-group is the user's input error
+}
+
+TEST_F(OpenCL, CliWithoutAnyPlatformExitsOneWithAHint) {
+    // An empty vendor directory: the ICD loader finds no platform.
+    for (const char* args : {"devices", "bench --backend opencl --size 8x8 --gens 1"}) {
+        auto [rc, out] = cli(args, "OCL_ICD_VENDORS=/nonexistent-tilelife-vendors");
+        EXPECT_EQ(rc, 1) << args << ": " << out;
+        EXPECT_NE(out.find("pocl-opencl-icd"), std::string::npos) << out;
+    }
 }
 
 }  // namespace
