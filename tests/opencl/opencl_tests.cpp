@@ -82,7 +82,8 @@ void expect_same(const std::string& kernel, std::int64_t w, std::int64_t h, Topo
 
 const std::vector<std::pair<std::int64_t, std::int64_t>> kSizes = {
     {1, 1}, {1, 37}, {37, 1}, {2, 2}, {17, 5}, {63, 65}, {200, 150}, {300, 200}, {263, 141}};
-const char* const kRules[] = {"B3/S23", "B36/S23", "B3678/S34678", "B2/S", "B1357/S1357"};
+// B0 (births on empty neighbourhoods) is legal on bounded boards and stresses the plane's dead edge.
+const char* const kRules[] = {"B3/S23", "B36/S23", "B3678/S34678", "B2/S", "B1357/S1357", "B0358/S1237"};
 
 TEST_F(OpenCL, EveryKernelRuleTopologyAndSizeEqualsReference) {
     for (const char* kernel : kKernels)
