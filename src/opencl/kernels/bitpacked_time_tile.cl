@@ -239,3 +239,10 @@ __kernel void bitpacked_population(__global const uint* restrict words, const ul
     }
     if (lid == 0) partial[get_group_id(0)] = scratch[0];
 }
+
+// Zeroes n words (a new board, both buffers). A kernel rather than clEnqueueFillBuffer, whose stores
+// Oclgrind's uninitialised-value tracking does not see.
+__kernel void bitpacked_clear(__global uint* restrict words, const ulong n) {
+    const ulong i = get_global_id(0);
+    if (i < n) words[i] = 0;
+}
