@@ -199,16 +199,23 @@ void run(RunArgs a, int& exit_code) {
 
     // GIF frames go straight to the file when the area is fixed; an unbounded run without --region
     // keeps each frame's live cells (up to a limit) and writes them over their common bounding box.
+#ifdef TILELIFE_HAVE_GIF
     std::unique_ptr<image::GifWriter> gif;
+#endif
     std::vector<std::vector<Cell>> kept_frames;
     std::int64_t kept_cells = 0;
     constexpr std::int64_t kMaxKeptCells = std::int64_t{32} << 20;
     double image_seconds = 0;
     auto gif_frame = [&] {
         const auto f0 = Clock::now();
+#ifdef TILELIFE_HAVE_GIF
         if (gif) {
             gif->add_frame(image::cells_from_engine(*engine));
-        } else {
+            image_seconds += seconds_since(f0);
+            return;
+        }
+#endif
+        {
             kept_frames.push_back(engine->live_cells());
             kept_cells += static_cast<std::int64_t>(kept_frames.back().size());
             if (kept_cells > kMaxKeptCells)
