@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
+#include <cstring>
 
 #include "io/detail.hpp"
 #include "tilelife/rule.hpp"
@@ -10,8 +11,18 @@ namespace tilelife::io {
 
 bool Lines::next(std::string_view& line) {
     if (pos_ >= text_.size()) return false;
-    std::size_t end = pos_;
-    while (end < text_.size() && text_[end] != '\n' && text_[end] != '\r') ++end;
+    // memchr (vectorised in libc) finds the next '\n' and the next '\r'; each is remembered until
+    // passed, so every byte is scanned at most twice in all (no rescans: a file of lone '\r' line
+    // ends with one '\n' at its end stays linear).
+    const char* base = text_.data();
+    const std::size_t size = text_.size();
+    const auto next_of = [&](char c) {
+        const void* p = std::memchr(base + pos_, c, size - pos_);
+        return p ? static_cast<std::size_t>(static_cast<const char*>(p) - base) : size;
+    };
+    if (number_ == 0 || next_nl_ < pos_) next_nl_ = next_of('\n');
+    if (number_ == 0 || next_cr_ < pos_) next_cr_ = next_of('\r');
+    std::size_t end = std::min(next_nl_, next_cr_);
     line = text_.substr(pos_, end - pos_);
     if (end < text_.size() && text_[end] == '\r' && end + 1 < text_.size() && text_[end + 1] == '\n') ++end;
     pos_ = end + 1;
@@ -27,12 +38,6 @@ std::string_view trim(std::string_view s) {
 }
 
 bool is_blank(std::string_view s) { return trim(s).empty(); }
-
-bool is_garbage(char c) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u >= 0x80 || u == 0x7f) return true;
-    return u < 0x20 && c != '\t' && c != '\f' && c != '\v';
-}
 
 std::string describe_byte(char c) {
     char buf[8];

@@ -2,6 +2,7 @@
 // std::mt19937_64 (fully specified by the standard); its top 53 bits make a double in [0, 1)
 // exactly, and the cell is live when that is below the density. No library distribution is used,
 // so every platform gives the same soup.
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <random>
@@ -66,6 +67,13 @@ Pattern make_random(std::string_view spec, const ReadLimits& limits) {
     p.format = PatternFormat::random;
     p.frame = Box{0, 0, w, h};
     p.name = std::string(spec);
+    // The expected count plus a margin far beyond its spread (the standard deviation is at most
+    // sqrt(w*h)/2), so the vector is allocated once, not doubled while it fills.
+    const double expected = static_cast<double>(w) * static_cast<double>(h) * density;
+    const double margin = 8.0 * std::sqrt(static_cast<double>(w) * static_cast<double>(h)) + 64.0;
+    p.cells.reserve(static_cast<std::size_t>(
+        std::min(static_cast<double>(w) * static_cast<double>(h), std::ceil(expected + margin))));
+    advise_huge_pages(p.cells);
     std::mt19937_64 rng(seed);
     constexpr double kScale = 1.0 / 9007199254740992.0;  // 2^-53
     for (std::int64_t y = 0; y < h; ++y)

@@ -3,6 +3,8 @@
 // and '.' are dead, 'o' and 'A' are live, the multi-state prefixes 'p'..'y' not followed by 'A'..'X'
 // count as a live cell, states 2 and up are refused (2-state rules only), other letters and
 // punctuation are skipped, and everything after '!' is ignored.
+#include <algorithm>
+#include <new>
 #include <string>
 
 #include "io/detail.hpp"
@@ -19,6 +21,7 @@ public:
     }
 
     Pattern run(std::string_view text) {
+        text_size_ = text.size();
         Lines lines(text);
         std::string_view line;
         while (!done_ && lines.next(line)) {
@@ -44,7 +47,9 @@ public:
             }
             data(line);
         }
-        normalize(pattern_.cells);  // already in order by construction; cheap check
+        // No normalize(): cells come out strictly increasing in (y, x) by construction (x only grows
+        // along a row, '$' moves down at least one row and back to the left edge), so they are
+        // already sorted without duplicates.
         if (!have_header_) pattern_.frame = bounding_box_of(pattern_.cells);
         return std::move(pattern_);
     }
@@ -142,62 +147,100 @@ private:
         }
         if (!have_x || !have_y) fail(source_, line_, "bad RLE header: it needs both 'x = W' and 'y = H'");
         pattern_.frame = Box{pos_x_, pos_y_, w, h};
+        reserve_cells(w, h);
     }
 
-    std::int64_t take_count() {
-        const std::int64_t n = count_ == 0 ? 1 : count_;
-        count_ = 0;
-        return n;
+    // Room for the cells up front, so a big soup is not copied while the vector doubles. The header
+    // area bounds the cells of a well-formed file; the cell limit and the file's size cap the hint
+    // (a soup has under one live cell per byte), so a lying header cannot make it large.
+    void reserve_cells(std::int64_t w, std::int64_t h) {
+        std::int64_t area = 0;
+        if (__builtin_mul_overflow(w, h, &area)) area = INT64_MAX;
+        const std::int64_t hint = std::min({area, limits_.max_cells, static_cast<std::int64_t>(text_size_)});
+        try {
+            pattern_.cells.reserve(static_cast<std::size_t>(hint));
+            advise_huge_pages(pattern_.cells);
+        } catch (const std::bad_alloc&) {
+            // Only a hint: the vector grows as it would have without it.
+        }
     }
 
-    void advance(std::int64_t& coord, std::int64_t n, const char* what) {
-        if (coord > kMaxCoord - n)
-            fail(source_, line_, std::string(what) + " goes beyond the coordinate range (|x|, |y| < 2^62)");
-        coord += n;
+    // Error paths out of line, so that the per-byte loop below keeps its state in registers.
+    [[noreturn, gnu::cold, gnu::noinline]] void fail_here(const std::string& reason) const {
+        fail(source_, line_, reason);
+    }
+    [[noreturn, gnu::cold, gnu::noinline]] void fail_cell_limit() const {
+        fail_here("more than " + std::to_string(limits_.max_cells) + " live cells (limit)");
+    }
+    [[noreturn, gnu::cold, gnu::noinline]] void fail_state(char c, char next) const {
+        if (next == '\0')
+            fail_here("cell state " + std::to_string(c - 'A' + 1) + " ('" + c + "') is out of range for a 2-state rule");
+        fail_here("cell state " + std::to_string(24 * (c - 'p' + 1) + (next - 'A' + 1)) + " ('" + c + next +
+                  "') is out of range for a 2-state rule");
     }
 
-    void live(std::int64_t n) {
-        if (x_ > kMaxCoord - n || y_ >= kMaxCoord)
-            fail(source_, line_, "cells beyond the coordinate range (|x|, |y| < 2^62)");
-        if (n > limits_.max_cells - static_cast<std::int64_t>(pattern_.cells.size()))
-            fail(source_, line_, "more than " + std::to_string(limits_.max_cells) + " live cells (limit)");
-        for (std::int64_t i = 0; i < n; ++i) pattern_.cells.push_back(Cell{x_ + i, y_});
-        x_ += n;
-    }
-
+    // One pass over the bytes of a data line; the position and pending count live in locals and
+    // are stored back at the end of the line (or at '!').
     void data(std::string_view line) {
-        for (std::size_t i = 0; i < line.size(); ++i) {
-            const char c = line[i];
-            if (c >= '0' && c <= '9') {
+        std::vector<Cell>& cells = pattern_.cells;
+        const std::int64_t max_cells = limits_.max_cells;
+        std::int64_t x = x_, y = y_, count = count_;
+        const auto advance = [&](std::int64_t& coord, std::int64_t n, const char* what) {
+            if (coord > kMaxCoord - n) fail_here(std::string(what) + " goes beyond the coordinate range (|x|, |y| < 2^62)");
+            coord += n;
+        };
+        const auto live = [&](std::int64_t n) __attribute__((always_inline)) {
+            if (x > kMaxCoord - n || y >= kMaxCoord) fail_here("cells beyond the coordinate range (|x|, |y| < 2^62)");
+            if (n > max_cells - static_cast<std::int64_t>(cells.size())) fail_cell_limit();
+            // At most one growth step for a long run; then push_back never reallocates.
+            if (static_cast<std::size_t>(n) > cells.capacity() - cells.size())
+                cells.reserve(std::max(cells.size() + static_cast<std::size_t>(n), 2 * cells.capacity()));
+            for (std::int64_t i = 0; i < n; ++i) cells.push_back(Cell{x + i, y});
+            x += n;
+        };
+        const char* const end = line.data() + line.size();
+        for (const char* p = line.data(); p != end; ++p) {
+            const char c = *p;
+            if (static_cast<unsigned char>(c - '0') <= 9) {
                 const int d = c - '0';
-                if (count_ > (INT64_MAX - d) / 10) fail(source_, line_, "run count too large (beyond 2^63)");
-                count_ = count_ * 10 + d;
+                // The exact overflow test (a division) only for counts near the limit.
+                if (count >= (INT64_MAX - 9) / 10 && count > (INT64_MAX - d) / 10)
+                    fail_here("run count too large (beyond 2^63)");
+                count = count * 10 + d;
                 continue;
             }
-            if (is_garbage(c)) fail(source_, line_, describe_byte(c));
-            const std::int64_t n = take_count();
-            if (c == 'b' || c == '.') {
-                advance(x_, n, "row");
+            // Any other character ends a pending count (a count of 0 means 1, as in Golly).
+            const std::int64_t n = count == 0 ? 1 : count;
+            count = 0;
+            // The common characters first: 'o', 'b', '$'.
+            if (c == 'o') {
+                live(n);
+            } else if (c == 'b') {
+                advance(x, n, "row");
             } else if (c == '$') {
-                advance(y_, n, "pattern");
-                x_ = pos_x_;
+                advance(y, n, "pattern");
+                x = pos_x_;
+            } else if (is_garbage(c)) {
+                fail_here(describe_byte(c));
+            } else if (c == '.') {
+                advance(x, n, "row");
             } else if (c == '!') {
                 done_ = true;
-                return;
-            } else if (c == 'o' || c == 'A') {
+                break;
+            } else if (c == 'A') {
                 live(n);
             } else if (c >= 'B' && c <= 'X') {
-                fail(source_, line_, "cell state " + std::to_string(c - 'A' + 1) + " ('" + c +
-                                         "') is out of range for a 2-state rule");
+                fail_state(c, '\0');
             } else if (c >= 'p' && c <= 'y') {
-                const char next = i + 1 < line.size() ? line[i + 1] : '\0';
-                if (next >= 'A' && next <= 'X')
-                    fail(source_, line_, "cell state " + std::to_string(24 * (c - 'p' + 1) + (next - 'A' + 1)) +
-                                             " ('" + c + next + "') is out of range for a 2-state rule");
+                const char next = p + 1 != end ? p[1] : '\0';
+                if (next >= 'A' && next <= 'X') fail_state(c, next);
                 live(n);  // Golly's fallback for a lone prefix letter is state 1
             }
             // Anything else (blanks, other letters, punctuation) is skipped, as Golly does.
         }
+        x_ = x;
+        y_ = y;
+        count_ = count;
     }
 
     const std::string& source_;
@@ -211,6 +254,7 @@ private:
     std::int64_t pos_x_ = 0, pos_y_ = 0;
     std::int64_t x_ = 0, y_ = 0;
     std::int64_t count_ = 0;  // pending run count; Golly carries it across line breaks
+    std::size_t text_size_ = 0;
 };
 
 }  // namespace

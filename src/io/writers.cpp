@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cctype>
 #include <cerrno>
+#include <charconv>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
@@ -19,26 +20,42 @@
 namespace tilelife {
 namespace {
 
-std::vector<Cell> sorted_copy(const std::vector<Cell>& cells) {
-    std::vector<Cell> v(cells);
-    io::normalize(v);
-    return v;
+bool strictly_sorted(const std::vector<Cell>& cells) {
+    for (std::size_t i = 1; i < cells.size(); ++i) {
+        const Cell& a = cells[i - 1];
+        const Cell& b = cells[i];
+        if (a.y > b.y || (a.y == b.y && a.x >= b.x)) return false;
+    }
+    return true;
+}
+
+// The cells sorted by (y, x) without duplicates: the caller's vector itself when it already is
+// (engine output always is), else a normalised copy kept in `storage`.
+const std::vector<Cell>& sorted_view(const std::vector<Cell>& cells, std::vector<Cell>& storage) {
+    if (strictly_sorted(cells)) return cells;
+    storage = cells;
+    io::normalize(storage);
+    return storage;
 }
 
 // Golly's line filling: a run ("<count><char>", the count left out when 1) goes on a new line when
-// it would take the current line past 70 characters.
+// it would take the current line past 70 characters. Counts are formatted with to_chars into a
+// small buffer and appended to `out` (reserved by the caller): no temporary strings per run.
 class RunWriter {
 public:
     explicit RunWriter(std::string& out) : out_(out) {}
     void put(std::int64_t count, char c) {
-        const std::string num = count > 1 ? std::to_string(count) : std::string();
-        if (line_len_ + num.size() + 1 > 70) {
+        char buf[24];
+        char* end = buf;
+        if (count > 1) end = std::to_chars(buf, buf + sizeof buf - 1, count).ptr;
+        *end++ = c;
+        const auto len = static_cast<std::size_t>(end - buf);
+        if (line_len_ + len > 70) {
             out_ += '\n';
             line_len_ = 0;
         }
-        out_ += num;
-        out_ += c;
-        line_len_ += num.size() + 1;
+        out_.append(buf, len);
+        line_len_ += len;
     }
 
 private:
@@ -51,7 +68,8 @@ private:
 std::string format_rle(const std::vector<Cell>& input, const std::string& rule, std::int64_t generation) {
     // Golly writes the canonical spelling ("23/3" -> "B3/S23", suffix kept as ":T64,32").
     const std::string rule_text = rule.empty() ? Rule::life().to_string() : parse_rule(rule).to_string();
-    const std::vector<Cell> cells = sorted_copy(input);
+    std::vector<Cell> storage;
+    const std::vector<Cell>& cells = sorted_view(input, storage);
     std::string out;
     if (cells.empty()) {
         // Golly writes an empty pattern as "x = 0, y = 0, rule = R" and "!"; there is no position.
@@ -64,7 +82,8 @@ std::string format_rle(const std::vector<Cell>& input, const std::string& rule, 
     if (generation != 0) out += " Gen=" + std::to_string(generation);
     out += "\n";
     out += "x = " + std::to_string(box.width) + ", y = " + std::to_string(box.height) + ", rule = " + rule_text + "\n";
-    out.reserve(out.size() + cells.size() * 3);
+    // A soup takes about 1.5 bytes per live cell; a little more saves a late doubling.
+    out.reserve(out.size() + cells.size() * 2 + 64);
     RunWriter w(out);
     std::int64_t row = box.y, col = box.x;
     std::size_t i = 0;
@@ -89,7 +108,8 @@ std::string format_rle(const std::vector<Cell>& input, const std::string& rule, 
 }
 
 std::string format_plaintext(const std::vector<Cell>& input, const std::string& name) {
-    const std::vector<Cell> cells = sorted_copy(input);
+    std::vector<Cell> storage;
+    const std::vector<Cell>& cells = sorted_view(input, storage);
     std::string clean = name;  // the name must stay on its one line
     for (char& c : clean)
         if (c == '\n' || c == '\r') c = ' ';
