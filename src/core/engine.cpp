@@ -107,9 +107,66 @@ bool Engine::get_cell(std::int64_t x, std::int64_t y) const {
     return v != 0;
 }
 
+namespace {
+
+// Keeps what is already on the board: ORs the live cells inside `box` into `buf` (box-sized, row
+// major). An empty board (the usual case: a freshly created engine) has nothing to keep, which
+// saves reading the box back.
+void keep_existing(const Engine& e, const Box& box, std::uint8_t* buf) {
+    const Box have = e.extent();
+    const std::int64_t ix0 = std::max(box.x, have.x), iy0 = std::max(box.y, have.y);
+    const std::int64_t ix1 = std::min(box.right(), have.right()), iy1 = std::min(box.bottom(), have.bottom());
+    if (!(ix0 < ix1 && iy0 < iy1) || e.population() == 0) return;
+    const Box inner{ix0, iy0, ix1 - ix0, iy1 - iy0};
+    const ScratchBytes old(static_cast<std::size_t>(inner.width * inner.height));
+    e.read_region(inner, old.get());
+    for (std::int64_t y = 0; y < inner.height; ++y) {
+        const std::uint8_t* from = old.get() + y * inner.width;
+        std::uint8_t* to = buf + (y + iy0 - box.y) * box.width + (ix0 - box.x);
+        for (std::int64_t x = 0; x < inner.width; ++x) to[x] |= from[x];
+    }
+}
+
+}  // namespace
+
 void Engine::set_cells(const std::vector<Cell>& cells) {
     if (cells.empty()) return;
-    // One bulk write over the cells' bounding box keeps device engines to a single transfer.
+    // One bulk write keeps device engines to a single transfer.
+    //
+    // Fast path, one pass over the cells: when the list is sorted by row (as readers and plan_board
+    // give it) its rows are front().y..back().y, so the cells can go straight into a buffer of
+    // those rows at the board's full width, with no bounding-box pass first (for a large soup the
+    // cell list is tens of MiB and each pass over it costs milliseconds). Taken only when that band
+    // is not much larger than the list itself; any cell outside it (unsorted input, or outside the
+    // extent of an unbounded board) falls back to the bounding-box path below.
+    const Box have = extent();
+    const std::int64_t ry0 = cells.front().y, ry1 = cells.back().y;
+    if (!have.empty() && ry0 <= ry1 && ry0 >= have.y && ry1 < have.bottom()) {
+        const std::int64_t rows = ry1 - ry0 + 1;
+        const std::int64_t allowance = 4 * static_cast<std::int64_t>(cells.size()) + (std::int64_t{1} << 20);
+        if (have.width <= allowance / rows) {
+            const Box band{have.x, ry0, have.width, rows};
+            const ScratchBytes buf(static_cast<std::size_t>(band.width * band.height));
+            const auto w = static_cast<std::uint64_t>(band.width), h = static_cast<std::uint64_t>(rows);
+            bool inside = true;
+            for (const Cell& c : cells) {
+                // Unsigned differences: one compare per axis, and no signed overflow.
+                const std::uint64_t dx = static_cast<std::uint64_t>(c.x) - static_cast<std::uint64_t>(band.x);
+                const std::uint64_t dy = static_cast<std::uint64_t>(c.y) - static_cast<std::uint64_t>(band.y);
+                if (dx >= w || dy >= h) {
+                    inside = false;
+                    break;
+                }
+                buf[dy * w + dx] = 1;
+            }
+            if (inside) {
+                keep_existing(*this, band, buf.get());
+                write_region(band, buf.get());
+                return;
+            }
+        }
+    }
+    // General path: the cells' bounding box.
     std::int64_t x0 = cells[0].x, x1 = cells[0].x, y0 = cells[0].y, y1 = cells[0].y;
     for (const Cell& c : cells) {
         x0 = std::min(x0, c.x), x1 = std::max(x1, c.x);
@@ -117,21 +174,8 @@ void Engine::set_cells(const std::vector<Cell>& cells) {
     }
     const Box box{x0, y0, x1 - x0 + 1, y1 - y0 + 1};
     const ScratchBytes buf(static_cast<std::size_t>(box.width * box.height));
-    // Keep what is already there: the box may cover live cells that are not in `cells`. An empty
-    // board (the usual case: a freshly created engine) has nothing to keep, which saves reading
-    // the whole box back.
-    const Box have = extent();
-    const std::int64_t ix0 = std::max(box.x, have.x), iy0 = std::max(box.y, have.y);
-    const std::int64_t ix1 = std::min(box.right(), have.right()), iy1 = std::min(box.bottom(), have.bottom());
-    if (ix0 < ix1 && iy0 < iy1 && population() != 0) {
-        const Box inner{ix0, iy0, ix1 - ix0, iy1 - iy0};
-        const ScratchBytes old(static_cast<std::size_t>(inner.width * inner.height));
-        read_region(inner, old.get());
-        for (std::int64_t y = 0; y < inner.height; ++y)
-            std::copy_n(old.get() + y * inner.width, inner.width,
-                        buf.get() + (y + iy0 - box.y) * box.width + (ix0 - box.x));
-    }
     for (const Cell& c : cells) buf[static_cast<std::size_t>((c.y - y0) * box.width + (c.x - x0))] = 1;
+    keep_existing(*this, box, buf.get());
     write_region(box, buf.get());
 }
 
