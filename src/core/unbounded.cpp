@@ -111,38 +111,83 @@ private:
         auto fresh = factory_(spec, options_);
         const Box keep = intersect(live_, board_);
         if (inner_ && !keep.empty()) {
-            std::vector<std::uint8_t> buf(static_cast<std::size_t>(keep.width * keep.height));
-            inner_->read_region(local(keep), buf.data());
-            fresh->write_region(Box{keep.x - nb.x, keep.y - nb.y, keep.width, keep.height}, buf.data());
+            // In bands of rows (a bounded buffer, not one the size of the pattern's box), and only the
+            // bands with live cells: the fresh board is empty already, and a sparse pattern's box (a
+            // gun's stream) is mostly empty.
+            const std::int64_t band = std::max<std::int64_t>(1, (std::int64_t{1} << 22) / keep.width);
+            std::vector<std::uint8_t> buf;
+            for (std::int64_t y = keep.y; y < keep.bottom(); y += band) {
+                const Box part{keep.x, y, keep.width, std::min(band, keep.bottom() - y)};
+                buf.resize(static_cast<std::size_t>(part.width * part.height));
+                inner_->read_region(local(part), buf.data());
+                std::uint8_t any = 0;
+                for (std::uint8_t c : buf) any |= c;
+                if (any) fresh->write_region(Box{part.x - nb.x, part.y - nb.y, part.width, part.height}, buf.data());
+            }
         }
         inner_ = std::move(fresh);
         board_ = nb;
     }
 
-    // Exact bounding box of the live cells inside `area` (world coordinates).
+    // Exact bounding box of the live cells inside `area` (world coordinates). Reads inwards from the
+    // four edges and stops at the first live cell on each side, so what it reads is about the
+    // bounding box's border, not its area: on a sparse pattern spread over a large board (a gun's
+    // glider stream) the area is mostly empty and scanning it all would dominate the run.
     Box scan(const Box& area) const {
         if (area.empty()) return Box{};
-        std::int64_t x0 = INT64_MAX, y0 = INT64_MAX, x1 = INT64_MIN, y1 = INT64_MIN;
-        const std::int64_t band = std::max<std::int64_t>(1, (std::int64_t{1} << 24) / area.width);
         std::vector<std::uint8_t> buf;
-        for (std::int64_t y = area.y; y < area.bottom(); y += band) {
-            const std::int64_t h = std::min(band, area.bottom() - y);
-            buf.resize(static_cast<std::size_t>(area.width * h));
-            inner_->read_region(local(Box{area.x, y, area.width, h}), buf.data());
-            for (std::int64_t r = 0; r < h; ++r) {
-                const std::uint8_t* row = buf.data() + r * area.width;
-                std::int64_t first = -1, last = -1;
-                for (std::int64_t c = 0; c < area.width; ++c)
-                    if (row[c]) {
-                        if (first < 0) first = c;
-                        last = c;
-                    }
-                if (first < 0) continue;
-                y0 = std::min(y0, y + r), y1 = std::max(y1, y + r);
-                x0 = std::min(x0, area.x + first), x1 = std::max(x1, area.x + last);
-            }
+        auto read = [&](const Box& b) {
+            buf.resize(static_cast<std::size_t>(b.width * b.height));
+            inner_->read_region(local(b), buf.data());
+        };
+        auto any = [](const std::uint8_t* p, std::int64_t n) {
+            std::uint8_t acc = 0;  // an OR over the bytes vectorises; find_if's early exit does not
+            for (std::int64_t i = 0; i < n; ++i) acc |= p[i];
+            return acc != 0;
+        };
+        // Strips start thin and double (up to ~16M cells): the first live cell is usually near the edge.
+        const std::int64_t cap = std::int64_t{1} << 24;
+        auto grow_strip = [&](std::int64_t n, std::int64_t across) { return std::min(2 * n, std::max<std::int64_t>(1, cap / across)); };
+        // Rows, top down then bottom up.
+        std::int64_t y0 = 0, y1 = 0;
+        bool top = false, bottom = false;
+        for (std::int64_t y = area.y, h = 8; y < area.bottom() && !top; y += h, h = grow_strip(h, area.width)) {
+            h = std::min(h, area.bottom() - y);
+            read(Box{area.x, y, area.width, h});
+            for (std::int64_t r = 0; r < h && !top; ++r)
+                if (any(buf.data() + r * area.width, area.width)) y0 = y + r, top = true;
         }
-        if (y0 == INT64_MAX) return Box{};
+        if (!top) return Box{};
+        for (std::int64_t y = area.bottom(), h = 8; y > y0 && !bottom; y -= h, h = grow_strip(h, area.width)) {
+            h = std::min(h, y - y0);
+            read(Box{area.x, y - h, area.width, h});
+            for (std::int64_t r = h - 1; r >= 0 && !bottom; --r)
+                if (any(buf.data() + r * area.width, area.width)) y1 = y - h + r, bottom = true;
+        }
+        if (!bottom) y1 = y0;
+        // Columns of rows y0..y1, left to right then right to left.
+        const std::int64_t rows = y1 - y0 + 1;
+        auto column_live = [&](std::int64_t w, std::int64_t c) {
+            for (std::int64_t r = 0; r < rows; ++r)
+                if (buf[static_cast<std::size_t>(r * w + c)]) return true;
+            return false;
+        };
+        std::int64_t x0 = area.x, x1 = area.right() - 1;
+        bool left = false, right = false;
+        for (std::int64_t x = area.x, w = 64; x < area.right() && !left; x += w, w = grow_strip(w, rows)) {
+            w = std::min(w, area.right() - x);
+            read(Box{x, y0, w, rows});
+            if (!any(buf.data(), w * rows)) continue;
+            for (std::int64_t c = 0; c < w && !left; ++c)
+                if (column_live(w, c)) x0 = x + c, left = true;
+        }
+        for (std::int64_t x = area.right(), w = 64; x > x0 && !right; x -= w, w = grow_strip(w, rows)) {
+            w = std::min(w, x - x0);
+            read(Box{x - w, y0, w, rows});
+            if (!any(buf.data(), w * rows)) continue;
+            for (std::int64_t c = w - 1; c >= 0 && !right; --c)
+                if (column_live(w, c)) x1 = x - w + c, right = true;
+        }
         return Box{x0, y0, x1 - x0 + 1, y1 - y0 + 1};
     }
 
