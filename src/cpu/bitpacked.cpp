@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
+#include <bit>
 #include <barrier>
 #include <cstdint>
 #include <cstdlib>
@@ -97,6 +99,9 @@ private:
 
 // Regions at least this large are converted by several threads.
 constexpr std::int64_t parallel_cells = std::int64_t{1} << 22;
+// Tuning::parallel_word_generations: the unbounded board steps in short runs between re-layouts,
+// and a parallel region per short run costs more than it saves (libgomp's spin-wait takes the
+// second core from a loaded machine).
 // Multi-threaded steps (Tuning) synchronise every sync_depth generations on boards up to
 // blocked_max_words (private copies double the memory; beyond that a generation is long and
 // barriers matter less).
@@ -141,6 +146,28 @@ public:
         threads = 1;
 #endif
         threads_ = static_cast<int>(std::clamp<std::int64_t>(threads, 1, h_));
+
+        activity_ = tuning.activity;
+        probe_interval_ = std::max<std::int64_t>(1, tuning.probe_interval);
+        parallel_tiles_ = tuning.parallel_tiles;
+        parallel_word_generations_ = tuning.parallel_word_generations;
+        tile_cols_ = static_cast<std::size_t>((h_ + static_cast<std::int64_t>(tile_rows) - 1) /
+                                              static_cast<std::int64_t>(tile_rows));
+        if (activity_) {
+            if (__builtin_mul_overflow(nw_, tile_cols_, &ntiles_) || ntiles_ > UINT32_MAX) activity_ = false;
+        }
+        if (activity_) {
+            run_ = run_kernel(simd);
+            flags_.assign(ntiles_, 0);
+            dirty_.assign(ntiles_, 0);
+            marks_.assign((ntiles_ + 63) / 64, 0);
+            mark_summary_.assign((marks_.size() + 63) / 64, 0);
+            // Both buffers start empty, and without B0 an empty board is its own successor: every tile
+            // is settled. With B0 it is not, so the first tracked generation computes everything.
+            const bool b0 = rule_.next(false, 0);
+            flags_valid_ = !b0;
+            pred_valid_ = !b0;
+        }
     }
 
     std::string name() const override { return "cpu:bitpacked"; }
@@ -170,10 +197,28 @@ public:
                 }
                 const Word mask = (hi - lo == 64) ? ~Word{0} : ((Word{1} << (hi - lo)) - 1) << lo;
                 Word& word = board[static_cast<std::size_t>(i) * stride + first_row + y];
-                word = (word & ~mask) | bits;
+                const Word merged = (word & ~mask) | bits;
+                // Unchanged words are not stored: writing zeros over an empty area (the unbounded
+                // board's re-layouts) then neither touches its lazily zeroed pages nor wakes its tiles.
+                if (merged != word) {
+                    word = merged;
+                    if (activity_)
+                        std::atomic_ref<std::uint8_t>(dirty_[static_cast<std::size_t>(i) * tile_cols_ + y / tile_rows])
+                            .store(1, std::memory_order_relaxed);
+                }
             }
         }
         halos_stale_ = true;
+        if (activity_) {
+            for (std::int64_t i = x0 / 64; i <= (x1 - 1) / 64; ++i)
+                for (std::size_t r = static_cast<std::size_t>(box.y) / tile_rows;
+                     r <= static_cast<std::size_t>(box.bottom() - 1) / tile_rows; ++r) {
+                    const std::size_t id = static_cast<std::size_t>(i) * tile_cols_ + r;
+                    if (!dirty_[id]) continue;
+                    dirty_[id] = 0;
+                    written(id);
+                }
+        }
     }
 
     void read_region(const Box& box, std::uint8_t* cells) const override {
@@ -191,6 +236,10 @@ public:
                 const std::int64_t lo = std::max(x0, 64 * i) - 64 * i, hi = std::min(x1, 64 * i + 64) - 64 * i;
                 std::uint8_t* p = row + (64 * i + lo - x0);
                 const Word word = board[static_cast<std::size_t>(i) * stride + first_row + y];
+                if (!word) {  // the common case on sparse boards
+                    std::memset(p, 0, static_cast<std::size_t>(hi - lo));
+                    continue;
+                }
                 for (std::int64_t b = lo; b < hi; b += 8) {
                     const Word bytes = table[(word >> b) & 0xffu];
                     if (hi - b >= 8) std::memcpy(p + (b - lo), &bytes, 8);
@@ -202,34 +251,35 @@ public:
 
     void step(std::int64_t generations) override {
         if (generations <= 0) return;
-        if (halos_stale_) refresh_halos();
-        StepArgs args;
-        args.stride = stride_;
-        args.columns = nw_;
-        args.height = static_cast<std::size_t>(h_);
-        args.wrap_x = args.wrap_y = topology_ == Topology::torus;
-        args.life = life_;
-        args.last_bit = last_bit_;
-        args.tail_mask = tail_mask_;
-        args.rule = rules_;
-        bool swapped = false;
-#ifdef TILELIFE_HAVE_OPENMP
-        if (threads_ > 1 && nw_ * stride_ <= blocked_max_words_) swapped = step_blocked(args, generations);
-        else if (threads_ > 1) swapped = step_banded(args, generations);
-        else
-#endif
-        {
-            Word* src = cur_.get();
-            Word* dst = nxt_.get();
-            for (std::int64_t g = 0; g < generations; ++g) {
-                args.src = src;
-                args.dst = dst;
-                kernel_(args, 0, args.height);
-                std::swap(src, dst);
+        std::int64_t left = generations;
+        while (left > 0) {
+            if (halos_stale_) refresh_halos();
+            if (!activity_) {
+                step_dense(left, true);
+                break;
             }
-            swapped = generations % 2;
+            if (dense_left_ > 0) {  // most tiles were active: run untracked for a while
+                const std::int64_t m = std::min(left, dense_left_);
+                pred_valid_ = step_dense(m, true);
+                left -= m;
+                dense_left_ -= m;
+                continue;
+            }
+            if (!flags_valid_ && !pred_valid_) {
+                // Tracking starts from a generation whose predecessor is in nxt_: make one.
+                pred_valid_ = step_dense(1, false);
+                --left;
+                continue;
+            }
+            step_tracked();
+            --left;
+            // Half the tiles or more changed (the next generation computes them and more): the dense
+            // paths do that work with less bookkeeping and, on several threads, fewer barriers.
+            if (changed_.size() * 2 >= ntiles_) {
+                clear_flags();
+                dense_left_ = probe_interval_;
+            }
         }
-        if (swapped) std::swap(cur_, nxt_);
         generation_ += generations;
     }
 
@@ -247,6 +297,195 @@ public:
     std::int64_t generation() const override { return generation_; }
 
 private:
+    // `generations` untracked generations over the whole board; `blocked` allows the blocked
+    // multi-thread scheme. Returns whether nxt_ then holds the predecessor of cur_ (not so after
+    // the blocked scheme, whose buffers alternate per round). Leaves the change flags invalid.
+    bool step_dense(std::int64_t generations, bool blocked) {
+        if (activity_) clear_flags();
+        StepArgs args = step_args();
+        bool swapped = false, pred = true;
+#ifdef TILELIFE_HAVE_OPENMP
+        const bool parallel = threads_ > 1 && (!activity_ || nw_ * stride_ * static_cast<std::size_t>(generations) >=
+                                                                  parallel_word_generations_);
+        if (parallel && blocked && nw_ * stride_ <= blocked_max_words_) {
+            swapped = step_blocked(args, generations);
+            pred = false;
+        } else if (parallel) {
+            swapped = step_banded(args, generations);
+        } else
+#endif
+        {
+            (void)blocked;
+            Word* src = cur_.get();
+            Word* dst = nxt_.get();
+            for (std::int64_t g = 0; g < generations; ++g) {
+                args.src = src;
+                args.dst = dst;
+                kernel_(args, 0, args.height);
+                std::swap(src, dst);
+            }
+            swapped = generations % 2;
+        }
+        if (swapped) std::swap(cur_, nxt_);
+        return pred;
+    }
+
+    StepArgs step_args() const {
+        StepArgs args;
+        args.stride = stride_;
+        args.columns = nw_;
+        args.height = static_cast<std::size_t>(h_);
+        args.wrap_x = args.wrap_y = topology_ == Topology::torus;
+        args.life = life_;
+        args.last_bit = last_bit_;
+        args.tail_mask = tail_mask_;
+        args.rule = rules_;
+        return args;
+    }
+
+    // ---- activity tracking (docs/activity.md) ----
+    // Invariants while flags_valid_: nxt_ holds the predecessor of cur_ on every tile not in sticky
+    // state, and a tile whose 3x3 neighbourhood shows no change flag facing it has the successor of
+    // cur_ already in nxt_ (its neighbourhood equals the one two generations back).
+
+    // Set on a tile written since the last generation: it must count as changed for two generations,
+    // since nxt_ no longer holds its predecessor.
+    static constexpr TileFlags sticky = 512;
+
+    void written(std::size_t id) {
+        if (!flags_valid_) {
+            pred_valid_ = false;
+            return;
+        }
+        if (!flags_[id]) changed_.push_back(static_cast<std::uint32_t>(id));
+        flags_[id] |= changed_all | sticky;
+    }
+
+    void clear_flags() {
+        for (std::uint32_t id : changed_) flags_[id] = 0;
+        changed_.clear();
+        flags_valid_ = false;
+    }
+
+    void mark(std::size_t id) {
+        const Word bit = Word{1} << (id % 64);
+        Word& w = marks_[id / 64];
+        if (w & bit) return;
+        if (!w) mark_summary_[id / 4096] |= Word{1} << (id / 64 % 64);
+        w |= bit;
+        ++marked_;
+    }
+
+    // Marks every tile that a change flag of the last generation faces (the changed tile itself and
+    // the neighbours across a changed edge or corner; across the seams on a torus, none past a
+    // plane's edge), and collects the sticky tiles.
+    void mark_from_changes() {
+        const bool torus = topology_ == Topology::torus;
+        const std::size_t nw = nw_, tc = tile_cols_;
+        for (std::uint32_t id : changed_) {
+            const TileFlags f = flags_[id];
+            flags_[id] = 0;
+            if (f & sticky) sticky_.push_back(id);
+            const std::size_t c = id / tc, r = id % tc;
+            mark(id);  // every listed tile has changed_any
+            const bool has_w = c > 0 || torus, has_e = c + 1 < nw || torus;
+            const bool has_n = r > 0 || torus, has_s = r + 1 < tc || torus;
+            const std::size_t cw = c > 0 ? c - 1 : nw - 1, ce = c + 1 < nw ? c + 1 : 0;
+            const std::size_t rn = r > 0 ? r - 1 : tc - 1, rs = r + 1 < tc ? r + 1 : 0;
+            if ((f & changed_top) && has_n) mark(c * tc + rn);
+            if ((f & changed_bottom) && has_s) mark(c * tc + rs);
+            if ((f & changed_west) && has_w) mark(cw * tc + r);
+            if ((f & changed_east) && has_e) mark(ce * tc + r);
+            if ((f & changed_top_west) && has_n && has_w) mark(cw * tc + rn);
+            if ((f & changed_top_east) && has_n && has_e) mark(ce * tc + rn);
+            if ((f & changed_bottom_west) && has_s && has_w) mark(cw * tc + rs);
+            if ((f & changed_bottom_east) && has_s && has_e) mark(ce * tc + rs);
+        }
+        changed_.clear();
+    }
+
+    struct Run {
+        std::uint32_t first;  // tile id
+        std::uint32_t tiles;  // consecutive tiles of one column
+    };
+
+    // The marked tiles as runs down columns (ids are column-major), clearing the marks.
+    void collect_runs() {
+        runs_.clear();
+        const std::size_t per_run = max_run_rows / tile_rows, tc = tile_cols_;
+        for (std::size_t si = 0; si < mark_summary_.size(); ++si) {
+            for (Word sw = mark_summary_[si]; sw; sw &= sw - 1) {
+                const std::size_t wi = si * 64 + static_cast<std::size_t>(std::countr_zero(sw));
+                for (Word w = marks_[wi]; w; w &= w - 1) {
+                    const std::size_t id = wi * 64 + static_cast<std::size_t>(std::countr_zero(w));
+                    if (!runs_.empty()) {
+                        Run& last = runs_.back();
+                        if (last.first + last.tiles == id && last.tiles < per_run && id % tc != 0) {
+                            ++last.tiles;
+                            continue;
+                        }
+                    }
+                    runs_.push_back(Run{static_cast<std::uint32_t>(id), 1});
+                }
+                marks_[wi] = 0;
+            }
+            mark_summary_[si] = 0;
+        }
+    }
+
+    // Every tile, as runs.
+    void all_runs() {
+        runs_.clear();
+        const std::size_t per_run = max_run_rows / tile_rows;
+        for (std::size_t c = 0; c < nw_; ++c)
+            for (std::size_t r = 0; r < tile_cols_; r += per_run)
+                runs_.push_back(Run{static_cast<std::uint32_t>(c * tile_cols_ + r),
+                                    static_cast<std::uint32_t>(std::min(per_run, tile_cols_ - r))});
+        marked_ = ntiles_;
+    }
+
+    // One generation computing only the tiles that may change.
+    void step_tracked() {
+        marked_ = 0;
+        if (flags_valid_) {
+            mark_from_changes();
+            collect_runs();
+        } else {
+            all_runs();  // nxt_ holds the predecessor: the flags of this generation are exact
+        }
+        StepArgs args = step_args();
+        args.src = cur_.get();
+        args.dst = nxt_.get();
+        const RunKernel kernel = run_;
+        const std::int64_t count = static_cast<std::int64_t>(runs_.size());
+        const Run* runs = runs_.data();
+        TileFlags* flags = flags_.data();
+        const std::size_t tc = tile_cols_, h = static_cast<std::size_t>(h_);
+        auto one = [&](std::int64_t k) {
+            const Run& run = runs[k];
+            const std::size_t c = run.first / tc, r = run.first % tc;
+            kernel(args, c, r * tile_rows, std::min(h, (r + run.tiles) * tile_rows), flags + run.first);
+        };
+#ifdef TILELIFE_HAVE_OPENMP
+        if (threads_ > 1 && marked_ >= parallel_tiles_) {
+#pragma omp parallel for num_threads(threads_) schedule(static)
+            for (std::int64_t k = 0; k < count; ++k) one(k);
+        } else
+#endif
+            for (std::int64_t k = 0; k < count; ++k) one(k);
+        for (const Run& run : runs_)
+            for (std::uint32_t id = run.first; id < run.first + run.tiles; ++id)
+                if (flags[id]) changed_.push_back(id);
+        for (std::uint32_t id : sticky_) {
+            if (!flags[id]) changed_.push_back(id);
+            flags[id] = changed_all;
+        }
+        sticky_.clear();
+        flags_valid_ = true;
+        pred_valid_ = true;
+        std::swap(cur_, nxt_);
+    }
+
 #ifdef TILELIFE_HAVE_OPENMP
     // A barrier made for threads_ threads, fitted (by the team's first thread, before anyone waits
     // on it) to a team that OpenMP made smaller.
@@ -425,6 +664,23 @@ private:
     int threads_ = 1;
     bool halos_stale_ = true;
     std::int64_t generation_ = 0;
+
+    // Activity tracking.
+    bool activity_ = false;
+    RunKernel run_ = nullptr;
+    std::int64_t probe_interval_ = 64;
+    std::size_t parallel_tiles_ = 0, parallel_word_generations_ = 0;
+    std::size_t tile_cols_ = 0, ntiles_ = 0;  // tiles per word column, tiles in all
+    std::vector<TileFlags> flags_;            // per tile: changes of the last generation (and sticky)
+    std::vector<std::uint8_t> dirty_;         // per tile: written by the current write_region
+    std::vector<std::uint32_t> changed_;      // the tiles with nonzero flags
+    std::vector<std::uint32_t> sticky_;
+    std::vector<Word> marks_, mark_summary_;  // tiles to compute, and which words of marks_ are nonzero
+    std::vector<Run> runs_;
+    std::size_t marked_ = 0;
+    bool flags_valid_ = false;   // flags_/changed_ describe the last generation
+    bool pred_valid_ = false;    // nxt_ holds the exact predecessor of cur_
+    std::int64_t dense_left_ = 0;  // untracked generations to run before tracking again
 };
 
 }  // namespace
@@ -443,7 +699,10 @@ void register_bitpacked_engine() {
                                           std::string(bitpacked::to_string(bitpacked::best_simd())) +
                                           ") and OpenMP row bands"},
                     [](const BoardSpec& spec, const EngineOptions& options) -> std::unique_ptr<Engine> {
-                        return bitpacked::make_bitpacked(spec, options, bitpacked::best_simd());
+                        bitpacked::Tuning tuning;
+                        // TILELIFE_ACTIVITY=0 turns activity tracking off, for measuring what it costs.
+                        if (const char* env = std::getenv("TILELIFE_ACTIVITY")) tuning.activity = std::string_view(env) != "0";
+                        return bitpacked::make_bitpacked(spec, options, bitpacked::best_simd(), tuning);
                     });
 }
 

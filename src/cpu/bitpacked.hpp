@@ -26,9 +26,20 @@ Simd best_simd();             // the widest supported level
 
 // How several threads share a step: boards of at most blocked_max_words words synchronise every
 // sync_depth generations (private copies with overlapping rows); larger ones after every generation.
+// activity: skip tiles whose neighbourhood matches two generations back (docs/activity.md); the
+// registered engine turns it off when the environment has TILELIFE_ACTIVITY=0.
+// probe_interval: generations run densely, untracked, once most tiles turned out active, before
+// tracking is tried again.
 struct Tuning {
     std::int64_t sync_depth = 16;
     std::size_t blocked_max_words = std::size_t{1} << 22;
+    bool activity = true;
+    std::int64_t probe_interval = 64;
+    // Several threads only for tracked generations with at least parallel_tiles tiles to compute,
+    // and (with activity on) untracked runs of at least parallel_word_generations word-generations:
+    // below that a parallel region costs more than it saves (tests set 0 to exercise the paths).
+    std::size_t parallel_tiles = 4096;
+    std::size_t parallel_word_generations = std::size_t{1} << 21;
 };
 
 // The engine at a given SIMD level (must be supported); the registered engine uses best_simd().
@@ -75,6 +86,47 @@ struct StepArgs {
 // rows (row 0 -> bottom halo, row H-1 -> top halo) when wrap_y.
 using BandKernel = void (*)(const StepArgs& args, std::size_t y0, std::size_t y1);
 BandKernel band_kernel(Simd simd);
+
+// ---- activity tracking (docs/activity.md) ----
+//
+// The board is also split into tiles of one word column by tile_rows rows (the last tile of a
+// column may be shorter). A tracked generation computes only some tiles and reports, per tile,
+// where its new words differ from the words they overwrite (two generations back): these flags.
+constexpr std::size_t tile_rows = 64;
+using TileFlags = std::uint16_t;
+enum : TileFlags {
+    changed_any = 1,        // some cell of the tile
+    changed_top = 2,        // some cell of its first row
+    changed_bottom = 4,     // ... of its last row
+    changed_west = 8,       // ... of its first cell column (bit 0)
+    changed_east = 16,      // ... of its last cell column (bit 63, or the board's last cell)
+    changed_top_west = 32,  // the four corner cells
+    changed_top_east = 64,
+    changed_bottom_west = 128,
+    changed_bottom_east = 256,
+    changed_all = 511,
+};
+
+// Flags from the OR of a tile's changed bits (acc) and those of its first and last rows.
+inline TileFlags change_flags(Word acc, Word top, Word bottom, unsigned east_bit) {
+    if (!acc) return 0;
+    TileFlags f = changed_any;
+    if (acc & 1u) f |= changed_west;
+    if ((acc >> east_bit) & 1u) f |= changed_east;
+    if (top) f |= changed_top | ((top & 1u) ? changed_top_west : 0) | (((top >> east_bit) & 1u) ? changed_top_east : 0);
+    if (bottom)
+        f |= changed_bottom | ((bottom & 1u) ? changed_bottom_west : 0) |
+             (((bottom >> east_bit) & 1u) ? changed_bottom_east : 0);
+    return f;
+}
+
+// One tracked generation of rows [y0, y1) of word column `column` (y0 a multiple of tile_rows,
+// y1 - y0 at most 512, y1 a tile end): writes them into args.dst (and its halo words when wrap_y)
+// and the change flags of each tile into flags[0], flags[1], ...
+using RunKernel = void (*)(const StepArgs& args, std::size_t column, std::size_t y0, std::size_t y1,
+                           TileFlags* flags);
+RunKernel run_kernel(Simd simd);
+constexpr std::size_t max_run_rows = 512;
 
 // Live cells in `count` words (tail bits are zero, so a plain popcount is exact). `hardware`: use
 // the POPCNT instruction (and AVX-512 VPOPCNTDQ with Simd::avx512) where this CPU has it; false
