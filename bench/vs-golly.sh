@@ -1,18 +1,27 @@
 #!/usr/bin/env bash
-# Side-by-side: Golly 3.3's QuickLife (bgolly) against tilelife's cpu:bitpacked on the same job —
-# a 1536x1792 torus soup (density 0.5) for 600 generations — checking both give the same cells.
+# Side-by-side: Golly 3.3's QuickLife (bgolly) against tilelife's cpu:bitpacked on the same job,
+# checking both give the same cells. JOB picks it:
+#   torus (default): a 1536x1792 torus soup (density 0.5) for 600 generations
+#   soup:            a 640x480 random soup (density 0.45) on the unbounded plane, 3000 generations
+#   gun:             the Gosper glider gun on the unbounded plane, 100000 generations
 #
 #   bench/vs-golly.sh [TILELIFE_BINARY]      (default: build/tilelife)
-#   env: REPEATS (3), GENS (600), SIZE (1536x1792), SEED (1), THREADS (0 = all cores)
+#   env: JOB, REPEATS (3), GENS (600 / 3000 / 100000), SIZE (1536x1792 / 640x480), SEED (1),
+#        THREADS (0 = all cores); TILELIFE_ACTIVITY=0 is passed on (activity tracking off)
 #
 # Times are wall-clock per process (start to exit, file I/O included, as a user sees them); the
 # medians of REPEATS runs are compared. tilelife's own stepping time (--json "seconds") is shown too.
 set -euo pipefail
 
 TILELIFE=${1:-build/tilelife}
+JOB=${JOB:-torus}
 REPEATS=${REPEATS:-3}
-GENS=${GENS:-600}
-SIZE=${SIZE:-1536x1792}
+case "$JOB" in
+    torus) GENS=${GENS:-600}; SIZE=${SIZE:-1536x1792} ;;
+    soup) GENS=${GENS:-3000}; SIZE=${SIZE:-640x480} ;;
+    gun) GENS=${GENS:-100000}; SIZE=${SIZE:-36x9} ;;
+    *) echo "vs-golly: JOB is torus, soup or gun" >&2; exit 2 ;;
+esac
 SEED=${SEED:-1}
 THREADS=${THREADS:-0}
 W=${SIZE%x*}
@@ -22,6 +31,7 @@ command -v bgolly >/dev/null || { echo "vs-golly: bgolly not found (apt-get inst
 [ -x "$TILELIFE" ] || { echo "vs-golly: $TILELIFE is not an executable (build it first)" >&2; exit 2; }
 command -v python3 >/dev/null || { echo "vs-golly: python3 is needed to compare the results" >&2; exit 2; }
 TILELIFE=$(realpath "$TILELIFE")
+PATTERNS=$(realpath "$(dirname "$0")/../patterns")
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -30,9 +40,18 @@ cd "$work"
 # The job: a random soup, as RLE with the torus in its rule suffix so both programs read the same
 # board from the same file. The "#CXRLE Pos=0,0" line goes: Golly would put the soup's top-left at
 # its (0,0), the torus's centre, instead of centring it, and clip three quarters of it away.
-"$TILELIFE" convert "random:${W}x${H}:0.5:${SEED}" soup.rle >/dev/null
-grep -v '^#CXRLE' soup.rle | sed -E "s/^(x = [0-9]+, y = [0-9]+), rule = .*/\1, rule = B3\/S23:T${W},${H}/" > job.rle
-grep -q "rule = B3/S23:T${W},${H}" job.rle || { echo "vs-golly: could not set the torus rule" >&2; exit 1; }
+# Unbounded jobs keep "#CXRLE Pos=0,0" so that both programs put the pattern at the same place.
+case "$JOB" in
+    torus)
+        "$TILELIFE" convert "random:${W}x${H}:0.5:${SEED}" soup.rle >/dev/null
+        grep -v '^#CXRLE' soup.rle | sed -E "s/^(x = [0-9]+, y = [0-9]+), rule = .*/\1, rule = B3\/S23:T${W},${H}/" > job.rle
+        grep -q "rule = B3/S23:T${W},${H}" job.rle || { echo "vs-golly: could not set the torus rule" >&2; exit 1; } ;;
+    soup)
+        "$TILELIFE" convert "random:${W}x${H}:0.45:${SEED}" soup.rle >/dev/null
+        { echo '#CXRLE Pos=0,0'; grep -v '^#CXRLE' soup.rle; } > job.rle ;;
+    gun)
+        { echo '#CXRLE Pos=0,0'; grep -v '^#CXRLE' "$PATTERNS/gosper-glider-gun.rle"; } > job.rle ;;
+esac
 
 now() { date +%s.%N; }
 median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
@@ -78,7 +97,7 @@ EOF
 gm=$(printf '%s\n' "${golly_times[@]}" | median)
 om=$(printf '%s\n' "${ours_times[@]}" | median)
 em=$(printf '%s\n' "${ours_engine[@]}" | median)
-echo "job:      ${W}x${H} torus soup (density 0.5, seed ${SEED}), B3/S23, ${GENS} generations, ${REPEATS} runs each"
+echo "job:      ${JOB} (${SIZE}, seed ${SEED}), B3/S23, ${GENS} generations, ${REPEATS} runs each; TILELIFE_ACTIVITY=${TILELIFE_ACTIVITY:-1}"
 echo "machine:  $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "golly:    bgolly -a QuickLife -m ${GENS} -o golly.rle job.rle"
 echo "tilelife: tilelife run job.rle --gens ${GENS} --backend cpu --kernel bitpacked --threads ${THREADS} -o ours.rle"
