@@ -1,13 +1,16 @@
 // opencl:bitpacked: the board lives on the device as bits (32 cells per word, row-major, two
 // buffers swapped per launch); each launch advances up to K generations inside local-memory tiles.
-// The host packs and unpacks bytes only in write_region/read_region.
+// The host packs and unpacks bytes only in write_region/read_region. Tiles whose surroundings have
+// settled are skipped (activity tracking, kernels/active_tile_list.cl, docs/bitpacked-opencl.md).
 #include "opencl/bitpacked.hpp"
 
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cstdlib>
 #include <cstring>
 #include <sstream>
+#include <string_view>
 #include <vector>
 
 #include "opencl/runtime.hpp"
@@ -20,11 +23,34 @@ static_assert(std::endian::native == std::endian::little, "cell packing assumes 
 
 constexpr const char* kName = "opencl:bitpacked";
 constexpr const char* kFile = "bitpacked_time_tile.cl";
+constexpr const char* kListFile = "active_tile_list.cl";
 constexpr int kMaxSteps = 32;   // the halo is one 32-cell word left and right
 constexpr int kMaxRows = 32;    // the kernel's row mask is one 32-bit word
 constexpr std::uint64_t kBandWords = std::uint64_t{1} << 22;  // host staging per transfer (16 MiB)
 
 std::uint64_t ceil_div(std::uint64_t v, std::uint64_t m) { return (v + m - 1) / m; }
+
+// Activity tracking: off (every tile every launch, the engine as it was), on (skip settled tiles),
+// automatic (on, but while nearly every tile is active it runs dense launches without the compare
+// and looks again every kDensePhase launches).
+enum class Activity { off, on, automatic };
+
+Activity activity_from_env() {
+    const char* v = std::getenv("TILELIFE_OPENCL_ACTIVITY");
+    if (!v || !*v) return Activity::automatic;
+    const std::string_view s(v);
+    if (s == "0" || s == "off") return Activity::off;
+    if (s == "1" || s == "on") return Activity::on;
+    if (s == "auto") return Activity::automatic;
+    throw InputError("TILELIFE_OPENCL_ACTIVITY='" + std::string(s) + "' must be 0/off, 1/on or auto");
+}
+
+// Automatic mode: the share of active tiles above which tracking is suspended, how many launches a
+// dense phase lasts, and how often (in launches that use the list) the list's length is read back (a
+// 4-byte blocking read, which drains the queue once).
+constexpr double kDenseShare = 0.875;
+constexpr int kDensePhase = 32;
+constexpr int kCheckEvery = 16;
 
 // Eight cells (any non-zero byte is alive) as eight bits, cell k at bit k.
 inline std::uint32_t pack8(std::uint64_t v) {
@@ -116,6 +142,7 @@ public:
     void write_region(const Box& box, const std::uint8_t* cells) override {
         check(box);
         if (box.empty()) return;
+        since_write_ = 0;  // the next two launches run every tile (see launch())
         const Span s = span(box);
         // Whole words from the region alone: no need to read what is there.
         const bool whole = s.offset == 0 && (box.right() % 32 == 0 || box.right() == w_);
@@ -204,6 +231,25 @@ public:
         d.reduction = "tree";
         d.build_options = build_options_;
         return d;
+    }
+
+    BitpackedActivity activity() const {
+        BitpackedActivity a;
+        a.mode = activity_ == Activity::off ? "off" : activity_ == Activity::on ? "on" : "auto";
+        a.tiles = tiles_;
+        a.last_run = tiles_;
+        a.launches = launches_;
+        a.listed_launches = listed_launches_;
+        if (last_listed_) {
+            cl_uint n = 0;
+            try {
+                rt_->queue.enqueueReadBuffer(counts_, CL_TRUE, (slot_ ^ 1u) * sizeof(cl_uint), sizeof(cl_uint), &n);
+            } catch (const cl::Error& e) {
+                throw_runtime(e, "reading the active-tile count");
+            }
+            a.last_run = n;
+        }
+        return a;
     }
 
     StepTiming timed(std::int64_t n) {
@@ -311,7 +357,7 @@ private:
 
         auto local_bytes = [&](int strips) { return 4ull * lw_ * static_cast<std::uint64_t>(strips) * rows_; };
         const std::string opts = options_for(lw_);
-        program_ = program_for(*rt_, {kFile}, opts);
+        program_ = program_for(*rt_, {kFile, kListFile}, opts);
         kernel_ = cl::Kernel(program_, "life_bitpacked_time_tile");
         const std::size_t kmax = std::min<std::size_t>(
             dev.max_work_group_size, kernel_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(rt_->device));
@@ -343,9 +389,22 @@ private:
         const std::uint64_t tile_w = static_cast<std::uint64_t>(lw_ - 2);
         const std::uint64_t tile_h = static_cast<std::uint64_t>(strips_ * rows_ - 2 * steps_);
         groups_x_ = ceil_div(nwords_, tile_w);
-        const std::uint64_t groups = groups_x_ * ceil_div(h, tile_h);
+        groups_y_ = ceil_div(h, tile_h);
+        const std::uint64_t groups = groups_x_ * groups_y_;
         global_ = cl::NDRange(static_cast<std::size_t>(groups * lw_), static_cast<std::size_t>(strips_));
         local_ = cl::NDRange(static_cast<std::size_t>(lw_), static_cast<std::size_t>(strips_));
+        tiles_ = groups;
+        activity_ = activity_from_env();
+        if (tiles_ > 0xffffffffull) activity_ = Activity::off;  // tile ids in the list are 32-bit
+
+        // The active-tile list: a power-of-two group (the scan needs it), one work-item per tile.
+        list_kernel_ = cl::Kernel(program_, "bitpacked_active_tiles");
+        const std::size_t llimit = std::min<std::size_t>(
+            {256, dev.max_work_group_size, list_kernel_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(rt_->device)});
+        std::size_t list_wg = 1;
+        while (list_wg * 2 <= llimit) list_wg *= 2;
+        list_global_ = cl::NDRange(static_cast<std::size_t>(ceil_div(tiles_, list_wg) * list_wg));
+        list_local_ = cl::NDRange(list_wg);
 
         // Population: a power-of-two group, at most 256, and at most 1024 groups (summed on the host).
         population_ = cl::Kernel(program_, "bitpacked_population");
@@ -359,13 +418,18 @@ private:
             cur_ = cl::Buffer(rt_->context, CL_MEM_READ_WRITE, bytes);
             next_ = cl::Buffer(rt_->context, CL_MEM_READ_WRITE, bytes);
             partial_ = cl::Buffer(rt_->context, CL_MEM_READ_WRITE, pop_groups_ * sizeof(cl_ulong));
+            // Small next to the board (one word per tile), so made even when tracking is off.
+            stamps_ = cl::Buffer(rt_->context, CL_MEM_READ_WRITE, static_cast<std::size_t>(tiles_ * 4));
+            list_ = cl::Buffer(rt_->context, CL_MEM_READ_WRITE, static_cast<std::size_t>(tiles_ * 4));
+            counts_ = cl::Buffer(rt_->context, CL_MEM_READ_WRITE, 2 * sizeof(cl_uint));
             cl::Kernel clear(program_, "bitpacked_clear");
             const cl_ulong words = pitch_ * h;
-            for (cl::Buffer* b : {&cur_, &next_}) {
+            for (auto [b, n] : {std::pair{&cur_, words}, std::pair{&next_, words}, std::pair{&stamps_, cl_ulong{tiles_}},
+                                std::pair{&list_, cl_ulong{tiles_}}, std::pair{&counts_, cl_ulong{2}}}) {
                 clear.setArg(0, *b);
-                clear.setArg(1, words);
+                clear.setArg(1, n);
                 rt_->queue.enqueueNDRangeKernel(clear, cl::NullRange,
-                                                cl::NDRange(static_cast<std::size_t>(ceil_div(words, 64) * 64)),
+                                                cl::NDRange(static_cast<std::size_t>(ceil_div(n, 64) * 64)),
                                                 cl::NDRange(64));
             }
             rt_->queue.finish();  // allocation failures surface here rather than at the first step
@@ -380,19 +444,82 @@ private:
         kernel_.setArg(6, static_cast<cl_ulong>(groups_x_));
         kernel_.setArg(8, static_cast<cl_uint>(steps_));  // the halo: what the tile shape was made for
         kernel_.setArg(9, cl::Local(static_cast<std::size_t>(local_bytes(strips_))));
+        kernel_.setArg(10, stamps_);
+        kernel_.setArg(11, list_);
+        kernel_.setArg(12, counts_);
+
+        list_kernel_.setArg(0, stamps_);
+        list_kernel_.setArg(2, static_cast<cl_ulong>(w_));
+        list_kernel_.setArg(3, static_cast<cl_ulong>(h_));
+        list_kernel_.setArg(4, static_cast<cl_ulong>(32 * tile_w));
+        list_kernel_.setArg(5, static_cast<cl_ulong>(tile_h));
+        list_kernel_.setArg(6, static_cast<cl_ulong>(groups_x_));
+        list_kernel_.setArg(7, static_cast<cl_ulong>(groups_y_));
+        list_kernel_.setArg(9, list_);
+        list_kernel_.setArg(10, counts_);
+        list_kernel_.setArg(12, cl::Local(list_wg * sizeof(cl_uint)));
     }
 
     // Launches of `steps_` generations, and a last, shorter one for the remainder.
+    //
+    // Activity tracking. Launch t+1 writes into the buffer that holds the board of launch t-1, and a
+    // tile it skips keeps that content. That is exact when the tile's output would be the same: launch
+    // t-1 ran the same number of generations k from the board of launch t-2, and the cells within k of
+    // the tile were equal after launches t and t-2 (F^k of equal neighbourhoods is equal). Launch t
+    // records the second condition per tile (compare: a stamp where its new words differ from those of
+    // launch t-2, which it overwrites); a skipped tile kept them, so it never needs a stamp. Period-2
+    // ash thus sleeps for any K, as does anything whose period divides 2K. The list is used only when
+    // launch t compared, launch t-1 ran as many generations as this one, and no write_region came after
+    // launch t-1 began (a write changes the board that launch t's stamps or the skipped tiles rely on).
     void launch(std::int64_t n, std::vector<cl::Event>* events) {
         for (std::int64_t done = 0, count = 0; done < n; ++count) {
             const auto steps = static_cast<cl_uint>(std::min<std::int64_t>(steps_, n - done));
+            bool compare = activity_ == Activity::on || (activity_ == Activity::automatic && !dense_);
+            const bool use_list =
+                activity_ != Activity::off && prev_compared_ && since_write_ >= 2 && steps == prev2_steps_;
+            if (use_list) {
+                list_kernel_.setArg(1, launch_id_);  // the previous launch's stamp
+                list_kernel_.setArg(8, steps);       // what this launch's tiles depend on
+                list_kernel_.setArg(11, slot_);
+                cl::Event lev;
+                rt_->queue.enqueueNDRangeKernel(list_kernel_, cl::NullRange, list_global_, list_local_, nullptr,
+                                                events ? &lev : nullptr);
+                if (events) events->push_back(lev);
+                if (activity_ == Activity::automatic && --check_in_ <= 0) {
+                    check_in_ = kCheckEvery;
+                    cl_uint active = 0;
+                    rt_->queue.enqueueReadBuffer(counts_, CL_TRUE, slot_ * sizeof(cl_uint), sizeof(cl_uint), &active);
+                    if (static_cast<double>(active) > kDenseShare * static_cast<double>(tiles_)) {
+                        dense_ = true;
+                        phase_left_ = kDensePhase;
+                        compare = false;
+                    }
+                }
+            }
+            ++launch_id_;
             kernel_.setArg(0, cur_);
             kernel_.setArg(1, next_);
             kernel_.setArg(7, steps);
+            kernel_.setArg(13, slot_);
+            kernel_.setArg(14, static_cast<cl_uint>(use_list));
+            kernel_.setArg(15, static_cast<cl_uint>(compare));
+            kernel_.setArg(16, launch_id_);
             cl::Event ev;
             rt_->queue.enqueueNDRangeKernel(kernel_, cl::NullRange, global_, local_, nullptr, events ? &ev : nullptr);
             if (events) events->push_back(ev);
             std::swap(cur_, next_);
+            if (use_list) slot_ ^= 1u;  // the list kernel cleared the other slot for the next list
+            last_listed_ = use_list;
+            ++launches_;
+            listed_launches_ += use_list;
+            prev2_steps_ = prev_steps_;
+            prev_steps_ = steps;
+            prev_compared_ = compare;
+            since_write_ = std::min(since_write_ + 1, 2);
+            if (dense_ && !compare && --phase_left_ <= 0) {
+                dense_ = false;  // compare again; the launch after next reads the list's length
+                check_in_ = 1;
+            }
             done += steps;
             generation_ += steps;
             if (count % 256 == 255) rt_->queue.finish();  // bound the commands in flight
@@ -404,13 +531,27 @@ private:
     Topology topology_;
     Rule rule_;
     int lw_ = 0, strips_ = 0, rows_ = 0, steps_ = 0;
-    std::uint64_t nwords_ = 0, pitch_ = 0, groups_x_ = 0;
+    std::uint64_t nwords_ = 0, pitch_ = 0, groups_x_ = 0, groups_y_ = 0, tiles_ = 0;
     std::string build_options_;
     cl::Program program_;
     cl::Kernel kernel_;
     cl::NDRange global_, local_;
     cl::Buffer cur_, next_;
     std::int64_t generation_ = 0;
+
+    // Activity tracking (launch()): stamps per tile, the list of tiles to run and its length in
+    // counts_[slot_] (two slots, alternating), and what the next launch must know about the last two.
+    Activity activity_ = Activity::automatic;
+    cl::Kernel list_kernel_;
+    cl::NDRange list_global_, list_local_;
+    cl::Buffer stamps_, list_, counts_;
+    cl_uint launch_id_ = 0, slot_ = 0, prev_steps_ = 0, prev2_steps_ = 0;
+    bool prev_compared_ = false;
+    int since_write_ = 0;  // launches enqueued since the last write_region, up to 2
+    bool dense_ = false;   // automatic: in a dense phase (no compare, every tile)
+    int phase_left_ = 0, check_in_ = 1;
+    bool last_listed_ = false;
+    std::int64_t launches_ = 0, listed_launches_ = 0;
 
     mutable cl::Kernel population_;
     mutable cl::Buffer partial_;
@@ -432,7 +573,7 @@ BitpackedShape bitpacked_default_shape(const DeviceDescription& device) {
 
 void register_bitpacked_opencl_engine() {
     register_engine({kName, "OpenCL: one bit per cell, bit-sliced counts, K generations per launch in local-memory "
-                            "tiles (fastest)"},
+                            "tiles, settled tiles skipped (fastest)"},
                     [](const BoardSpec& board, const EngineOptions& options) -> std::unique_ptr<Engine> {
                         return std::make_unique<BitpackedEngine>(board, options);
                     });
@@ -440,6 +581,11 @@ void register_bitpacked_opencl_engine() {
 
 std::optional<EngineDetails> bitpacked_details(const Engine& engine) {
     if (const auto* e = dynamic_cast<const BitpackedEngine*>(&engine)) return e->details();
+    return std::nullopt;
+}
+
+std::optional<BitpackedActivity> bitpacked_activity(const Engine& engine) {
+    if (const auto* e = dynamic_cast<const BitpackedEngine*>(&engine)) return e->activity();
     return std::nullopt;
 }
 

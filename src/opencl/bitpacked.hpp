@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "opencl/api.hpp"
 #include "tilelife/engine.hpp"
@@ -15,6 +16,17 @@ void register_bitpacked_opencl_engine();
 // details() and timed_step() of api.hpp for opencl:bitpacked; nullopt for any other engine.
 std::optional<EngineDetails> bitpacked_details(const Engine& engine);
 std::optional<StepTiming> bitpacked_timed_step(Engine& engine, std::int64_t generations);
+
+// Activity tracking (TILELIFE_OPENCL_ACTIVITY=0|off, 1|on, auto; default auto), for tests and bench:
+// how many tiles the board has and how many the last launch ran (all of them unless it used the
+// active-tile list). nullopt for engines other than opencl:bitpacked.
+struct BitpackedActivity {
+    std::string mode;  // "off", "on", "auto"
+    std::uint64_t tiles = 0;
+    std::uint64_t last_run = 0;
+    std::int64_t launches = 0, listed_launches = 0;  // launches so far; those that ran from the list
+};
+std::optional<BitpackedActivity> bitpacked_activity(const Engine& engine);
 
 // What opencl:bitpacked chooses by default on a device (bench --autotune sweeps around these):
 // work-group LW x S work-items (LW words per local row including the two halo words, S strips),

@@ -36,7 +36,7 @@ const KernelSpec kKernels[] = {
     {KernelKind::local, "opencl:local", "halo_tile.cl", "life_halo_tile",
      "OpenCL: (T+2)^2 work-items each load one cell of a tile with halo into local memory (SLM_BEST)"},
     {KernelKind::strided, "opencl:local-strided", "halo_tile_strided.cl", "life_halo_tile_strided",
-     "OpenCL: cooperative strided tile load in 32-bit words, 4 cells x ROWS per work-item (fastest)"},
+     "OpenCL: cooperative strided tile load in 32-bit words, 4 cells x ROWS per work-item (best byte-per-cell kernel)"},
 };
 
 constexpr int kDefaultRows = 8;      // CPUs (PoCL): short strips keep the tile in cache

@@ -1,7 +1,9 @@
 // Runs opencl:bitpacked on small odd boards (both topologies, seams inside words, several tile
-// shapes, steps per launch, a remainder launch, a generic rule) and compares with cpu:reference;
+// shapes, steps per launch, a remainder launch, a generic rule, launches from the active-tile list)
+// and compares with cpu:reference;
 // run under `oclgrind --data-races --uninitialized`, which reports out-of-bounds accesses, races
 // between work-items and reads of uninitialised memory.
+#include <cstdlib>
 #include <iostream>
 #include <random>
 #include <string>
@@ -16,6 +18,7 @@ using namespace tilelife;
 
 int main() {
     register_builtin_engines();
+    setenv("TILELIFE_OPENCL_ACTIVITY", "on", 1);  // every launch compares; the list kernel runs too
     struct Shape {
         int lw, strips, rows, steps;
     };
@@ -42,6 +45,8 @@ int main() {
                         dev->write_region(Box{0, 0, w, h}, cells.data());
                         ref->step(s.steps + 1);  // a full launch and a shorter one
                         dev->step(s.steps + 1);
+                        ref->step(3 * s.steps);  // the second and third of these run from the list
+                        dev->step(3 * s.steps);
                         std::vector<std::uint8_t> a(cells.size()), b(cells.size());
                         ref->read_region(Box{0, 0, w, h}, a.data());
                         dev->read_region(Box{0, 0, w, h}, b.data());
