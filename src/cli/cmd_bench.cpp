@@ -199,6 +199,8 @@ std::vector<std::pair<int, int>> autotune_shapes(const std::string& engine) {
         return {{8, 8}, {16, 8}, {16, 16}, {32, 4}, {32, 8}, {32, 16}, {64, 4}, {64, 8}, {128, 2}, {256, 1}};
     if (engine == "opencl:local")
         return {{6, 6}, {10, 10}, {18, 10}, {18, 18}, {34, 10}, {34, 18}, {32, 32}, {66, 10}, {66, 6}, {130, 6}};
+    // Words per local row (with the two halo words) x strips; tall enough for K = 16 at 16 rows.
+    if (engine == "opencl:bitpacked") return {{32, 8}, {32, 4}, {16, 16}, {64, 4}};
     return {{8, 4}, {8, 8}, {16, 4}, {16, 8}, {16, 16}, {32, 2}, {32, 4}, {32, 8}, {32, 16}, {64, 4}, {64, 8}};
 }
 
@@ -262,11 +264,13 @@ void add_bench(CLI::App& app, int& exit_code) {
             }
         }
 
-        // Autotune: each OpenCL engine over work-group shapes (local-strided also over rows per item).
+        // Autotune: each OpenCL engine over work-group shapes (local-strided also over rows per item;
+        // bitpacked over its own shapes, rows per item and generations per launch).
         struct Tuned {
             std::string engine;
             std::vector<Result> runs;
-            std::vector<int> rows;  // rows per item of each run (0: not applicable)
+            std::vector<int> rows;   // rows per item of each run (0: not applicable)
+            std::vector<int> steps;  // generations per launch of each run (0: not applicable)
         };
         std::vector<Tuned> tuned;
 #ifdef TILELIFE_HAVE_OPENCL
@@ -274,19 +278,28 @@ void add_bench(CLI::App& app, int& exit_code) {
             const opencl::Tuning saved = opencl::tuning();
             for (const std::string& engine : engines) {
                 if (!engine.starts_with("opencl:")) continue;
-                Tuned t{engine, {}, {}};
-                const bool strided = engine == "opencl:local-strided" || engine == "opencl:bitpacked";
-                for (int rows : strided ? std::vector<int>{4, 8, 16} : std::vector<int>{0}) {
+                Tuned t{engine, {}, {}, {}};
+                // bitpacked: tall local copies (K up to 16 needs 33 rows) and K itself, which trades
+                // halo work against global traffic (docs/bitpacked-opencl.md).
+                const bool bitpacked = engine == "opencl:bitpacked";
+                const bool strided = engine == "opencl:local-strided";
+                const std::vector<int> row_choices =
+                    bitpacked ? std::vector<int>{16, 32} : strided ? std::vector<int>{4, 8, 16} : std::vector<int>{0};
+                const std::vector<int> step_choices = bitpacked ? std::vector<int>{8, 12, 16} : std::vector<int>{0};
+                for (int rows : row_choices) {
                     opencl::Tuning tune = saved;
                     if (rows) tune.rows_per_item = rows;
                     opencl::set_tuning(tune);
-                    for (auto [wx, wy] : autotune_shapes(engine)) {
-                        EngineOptions eo = base_options;
-                        eo.wg_width = wx;
-                        eo.wg_height = wy;
-                        t.runs.push_back(run_guarded(engine, spec, eo, board, o->warmup, o->gens));
-                        t.rows.push_back(rows);
-                    }
+                    for (int k : step_choices)
+                        for (auto [wx, wy] : autotune_shapes(engine)) {
+                            EngineOptions eo = base_options;
+                            eo.wg_width = wx;
+                            eo.wg_height = wy;
+                            if (k) eo.steps_per_launch = k;
+                            t.runs.push_back(run_guarded(engine, spec, eo, board, o->warmup, o->gens));
+                            t.rows.push_back(rows);
+                            t.steps.push_back(k);
+                        }
                 }
                 opencl::set_tuning(saved);
                 tuned.push_back(std::move(t));
@@ -332,11 +345,14 @@ void add_bench(CLI::App& app, int& exit_code) {
                     for (std::size_t k = 0; k < t.runs.size(); ++k) {
                         std::string one = result_json(t.runs[k], base > 0 ? t.runs[k].updates_per_second() / base : 0);
                         if (t.rows[k]) one.insert(one.size() - 1, ",\"rows_per_item\":" + std::to_string(t.rows[k]));
+                        if (t.steps[k]) one.insert(one.size() - 1, ",\"steps_per_launch\":" + std::to_string(t.steps[k]));
                         js << (k ? "," : "") << one;
                     }
                     js << "],\"best\":"
-                       << (best < t.runs.size() ? json_string(t.runs[best].wg + (t.rows[best] ? " rows " + std::to_string(t.rows[best]) : ""))
-                                                : "null")
+                       << (best < t.runs.size()
+                               ? json_string(t.runs[best].wg + (t.rows[best] ? " rows " + std::to_string(t.rows[best]) : "") +
+                                             (t.steps[best] ? " steps " + std::to_string(t.steps[best]) : ""))
+                               : "null")
                        << "}";
                 }
                 js << "]";
@@ -371,24 +387,27 @@ void add_bench(CLI::App& app, int& exit_code) {
                 for (const Tuned& t : tuned) {
                     std::printf("\nautotune %s (ratio to the first table's base):\n", t.engine.c_str());
                     std::vector<Result> runs = t.runs;
-                    for (std::size_t k = 0; k < runs.size(); ++k)
+                    for (std::size_t k = 0; k < runs.size(); ++k) {
                         if (t.rows[k]) runs[k].wg += "/r" + std::to_string(t.rows[k]);
+                        if (t.steps[k]) runs[k].wg += "/k" + std::to_string(t.steps[k]);
+                    }
                     std::vector<Result> with_base = results;  // keep ratios comparable with the table above
-                    std::printf("%-24s %-9s %6s %12s %14s %10s %8s %14s\n", "engine", "wg[/rows]", "cells", "ms/gen",
+                    std::printf("%-24s %-14s %6s %12s %14s %10s %8s %14s\n", "engine", "wg[/rows][/K]", "cells", "ms/gen",
                                 "G updates/s", "GB/s", "ratio", "population");
                     for (const Result& r : runs) {
                         if (!r.error.empty()) {
-                            std::printf("%-24s %-9s  n/a: %s\n", r.engine.c_str(), r.wg.c_str(), r.error.c_str());
+                            std::printf("%-24s %-14s  n/a: %s\n", r.engine.c_str(), r.wg.c_str(), r.error.c_str());
                             continue;
                         }
                         const double ups = r.updates_per_second();
-                        std::printf("%-24s %-9s %6d %12.4f %14.2f %10.2f %8.2f %14lld\n", r.engine.c_str(), r.wg.c_str(),
+                        std::printf("%-24s %-14s %6d %12.4f %14.2f %10.2f %8.2f %14lld\n", r.engine.c_str(), r.wg.c_str(),
                                     r.cells_per_item, r.seconds * 1e3 / static_cast<double>(r.gens), ups / 1e9,
                                     2 * ups / 1e9, base > 0 ? ups / base : 0, static_cast<long long>(r.population));
                     }
                     const std::size_t best = best_of(t);
                     if (best < runs.size())
-                        std::printf("best for %s: --wg %s%s (%.2f G updates/s)\n", t.engine.c_str(), t.runs[best].wg.c_str(),
+                        std::printf("best for %s: --wg %s%s%s (%.2f G updates/s)\n", t.engine.c_str(), t.runs[best].wg.c_str(),
+                                    t.steps[best] ? (" --steps-per-launch " + std::to_string(t.steps[best])).c_str() : "",
                                     t.rows[best] ? (" with TILELIFE_OPENCL_ROWS=" + std::to_string(t.rows[best])).c_str() : "",
                                     runs[best].updates_per_second() / 1e9);
                 }
