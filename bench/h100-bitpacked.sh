@@ -5,7 +5,8 @@
 # OUTDIR/<name>.json; OUTDIR/summary.txt has one line per configuration (T cell-updates/s, the work-group,
 # rows per work-item, steps per launch) and OUTDIR/errors.log the configurations that failed or timed
 # out (the script goes on). About 5 minutes on an H100; most of it is preparing 65536^2 boards on the host.
-# LIMIT=seconds per configuration (default 90); SMOKE=1 runs the same matrix on small boards.
+# LIMIT=seconds per configuration (default 90); SMOKE=1 runs the same matrix on small boards;
+# ONLY=activity runs only section 6 (activity tracking: dense and settled boards, tracking on/off).
 set -u
 
 if [ $# -ne 2 ]; then
@@ -25,23 +26,25 @@ LIMIT=${LIMIT:-90}
 START=$(date +%s)
 
 if [ "${SMOKE:-0}" = 1 ]; then
-  S16=512x512 S32=1024x1024 S64=2048x2048 SEAM=2049x2048 G=16 W=2
+  S16=512x512 S32=1024x1024 S64=2048x2048 SEAM=2049x2048 G=16 W=2 SETTLE=2000 GLIDER_GENS=600
 else
-  S16=16384x16384 S32=32768x32768 S64=65536x65536 SEAM=65537x65536 G=256 W=16
+  S16=16384x16384 S32=32768x32768 S64=65536x65536 SEAM=65537x65536 G=256 W=16 SETTLE=20000 GLIDER_GENS=12000
 fi
 
 # A JSON field of the first result ("" when absent).
 field() { sed -n "s/.*\"$1\":\(\"[^\"]*\"\|[0-9.eE+-]*\).*/\1/p" "$2" | head -1 | tr -d '"'; }
 
 # bench NAME SIZE ROWS K [ARGS...]: ROWS = TILELIFE_OPENCL_ROWS (0: the engine's default),
-# K = --steps-per-launch (0: the engine's default).
+# K = --steps-per-launch (0: the engine's default). ACT=0|on|auto sets TILELIFE_OPENCL_ACTIVITY;
+# GENS / WARM override the generations timed / run before timing.
 bench() {
   local name=$1 size=$2 rows=$3 k=$4
   shift 4
-  local args=(bench --backend opencl --size "$size" --gens "$G" --warmup "$W" --json "$@")
+  local args=(bench --backend opencl --size "$size" --gens "${GENS:-$G}" --warmup "${WARM:-$W}" --json "$@")
   [ "$k" != 0 ] && args+=(--steps-per-launch "$k")
   local envs=()
   [ "$rows" != 0 ] && envs+=("TILELIFE_OPENCL_ROWS=$rows")
+  [ -n "${ACT:-}" ] && envs+=("TILELIFE_OPENCL_ACTIVITY=$ACT")
   local t0=$(date +%s)
   env ${envs[@]+"${envs[@]}"} timeout "$LIMIT" "$TL" "${args[@]}" > "$OUT/$name.json" 2> "$OUT/$name.err"
   local rc=$?
@@ -51,8 +54,8 @@ bench() {
     printf '%-26s FAILED (see errors.log)\n' "$name" | tee -a "$OUT/summary.txt"
   else
     local ups=$(field cell_updates_per_second "$OUT/$name.json")
-    printf '%-26s %-22s %8s T/s  wg %-6s rows %-3s K %-3s %s  (%ss)\n' "$name" "$(field engine "$OUT/$name.json")" \
-      "$(awk -v u="$ups" 'BEGIN { printf "%.3f", u / 1e12 }')" "$(field wg "$OUT/$name.json")" \
+    printf '%-26s %-22s %8s T/s %10s ms/gen  wg %-6s rows %-3s K %-3s %s  (%ss)\n' "$name" "$(field engine "$OUT/$name.json")" \
+      "$(awk -v u="$ups" 'BEGIN { printf "%.3f", u / 1e12 }')" "$(field ms_per_generation "$OUT/$name.json")" "$(field wg "$OUT/$name.json")" \
       "${rows/#0/def}" "${k/#0/def}" "$*" "$secs" | tee -a "$OUT/summary.txt"
   fi
   [ -s "$OUT/$name.err" ] || rm -f "$OUT/$name.err"
@@ -67,6 +70,45 @@ bench() {
 cat "$OUT/environment.txt" >> "$OUT/summary.txt"
 echo "ceilings: single-step memory roofline 12 T/s (3.0 TB/s / 0.25 byte per cell update); integer logic ~20-35 T/s" >> "$OUT/summary.txt"
 echo "columns: name, engine, T cell-updates/s (profiling events, kernels only), work-group, rows/item, steps/launch, extra args" >> "$OUT/summary.txt"
+
+# runrate NAME ACT ARGS...: `tilelife run --json` (wall clock of the steps, population read at the end).
+runrate() {
+  local name=$1 act=$2
+  shift 2
+  local t0=$(date +%s)
+  TILELIFE_OPENCL_ACTIVITY=$act timeout "$LIMIT" "$TL" run "$@" --backend opencl --kernel bitpacked --json \
+    > "$OUT/$name.json" 2> "$OUT/$name.err"
+  local rc=$? secs=$(( $(date +%s) - t0 ))
+  if [ $rc -ne 0 ]; then
+    echo "$name: exit $rc - tilelife run $* - $(tail -n 2 "$OUT/$name.err" | tr '\n' ' ' | cut -c1-400)" >> "$OUT/errors.log"
+    printf '%-26s FAILED (see errors.log)\n' "$name" | tee -a "$OUT/summary.txt"
+  else
+    local s=$(field seconds "$OUT/$name.json") g=$(field generations "$OUT/$name.json")
+    printf '%-26s activity %-4s %10s s  %s  (%ss)\n' "$name" "$act" "$s" "$*" "$secs" | tee -a "$OUT/summary.txt"
+  fi
+  [ -s "$OUT/$name.err" ] || rm -f "$OUT/$name.err"
+}
+
+# 6. Activity tracking (TILELIFE_OPENCL_ACTIVITY): the dense case must not lose more than 5%, a settled
+#    board must cost close to nothing. Dense: a random 65536^2 torus (always on, automatic, off).
+#    Settled: a 16384^2 soup after SETTLE generations (plane: escaping gliders leave; torus: they
+#    circle), and one glider on an empty 65536^2 plane.
+activity() {
+  for act in 0 on auto; do ACT=$act GENS=$((4 * G)) bench act$act-dense-65536 "$S64" 0 0 --kernel bitpacked; done
+  for topo in plane torus; do
+    for act in 0 auto; do
+      ACT=$act WARM=$SETTLE GENS=$((4 * G)) bench act$act-settled-$topo-16384 "$S16" 0 0 --kernel bitpacked --topology $topo
+    done
+  done
+  for act in 0 auto; do
+    runrate act$act-glider-plane-65536 $act patterns/glider.rle --size "$S64" --topology plane --gens "$GLIDER_GENS"
+  done
+}
+if [ "${ONLY:-}" = activity ]; then
+  activity
+  echo "total $(( $(date +%s) - START ))s" | tee -a "$OUT/summary.txt"
+  exit 0
+fi
 
 # 1. Default shape at the three sizes, B3/S23 torus (the target: 65536^2 >= 20 T/s).
 bench default-16384 "$S16" 0 0 --kernel bitpacked
@@ -91,5 +133,6 @@ bench b3678-32768 "$S32" 0 0 --kernel bitpacked --rule B3678/S34678
 # 5. A width that is not a multiple of 32 (torus seam inside a word) and a large plane.
 bench seam-65537 "$SEAM" 0 0 --kernel bitpacked
 bench plane-65536 "$S64" 0 0 --kernel bitpacked --topology plane
+activity
 
 echo "total $(( $(date +%s) - START ))s" | tee -a "$OUT/summary.txt"
