@@ -50,11 +50,16 @@ public:
     virtual std::int64_t population() const = 0;
     virtual std::int64_t generation() const = 0;
 
-    // Conveniences over the region calls.
+    // Sparse access. The defaults go through the byte regions; an engine with a denser representation
+    // overrides them, so that moving or listing a sparse pattern on a huge board (the unbounded
+    // board's re-layouts, a gun's glider stream) costs its words, not its bytes.
+    virtual void set_cells(const std::vector<Cell>& cells);           // makes these cells alive
+    virtual std::vector<Cell> live_cells_in(const Box& box) const;    // inside box ∩ extent(), sorted by (y, x)
+
+    // Conveniences.
     void set_cell(std::int64_t x, std::int64_t y, bool alive);
     bool get_cell(std::int64_t x, std::int64_t y) const;
-    void set_cells(const std::vector<Cell>& cells);     // makes these cells alive
-    std::vector<Cell> live_cells() const;               // sorted by (y, x)
+    std::vector<Cell> live_cells() const { return live_cells_in(extent()); }  // sorted by (y, x)
 };
 
 using EngineFactory = std::function<std::unique_ptr<Engine>(const BoardSpec&, const EngineOptions&)>;

@@ -179,12 +179,16 @@ void Engine::set_cells(const std::vector<Cell>& cells) {
     write_region(box, buf.get());
 }
 
-std::vector<Cell> Engine::live_cells() const {
+std::vector<Cell> Engine::live_cells_in(const Box& wanted) const {
     std::vector<Cell> out;
-    const Box box = extent();
-    if (box.empty()) return out;
-    // The population sizes the result exactly (no doubling copies of a large cell list).
-    out.reserve(static_cast<std::size_t>(std::max<std::int64_t>(0, population())));
+    const Box all = extent();
+    const std::int64_t x0 = std::max(wanted.x, all.x), y0 = std::max(wanted.y, all.y);
+    const std::int64_t x1 = std::min(wanted.right(), all.right()), y1 = std::min(wanted.bottom(), all.bottom());
+    if (x0 >= x1 || y0 >= y1) return out;
+    const Box box{x0, y0, x1 - x0, y1 - y0};
+    // The population sizes the result exactly when the whole board is asked for (no doubling copies
+    // of a large cell list).
+    if (box == all) out.reserve(static_cast<std::size_t>(std::max<std::int64_t>(0, population())));
     advise_huge_pages(out);
     // Row bands of about 1 MiB: the buffer is reused from band to band and stays in cache while it
     // is scanned, instead of one board-sized buffer paged in and read back from memory.

@@ -47,6 +47,25 @@ public:
         inner_->write_region(local(box), cells);
     }
 
+    void set_cells(const std::vector<Cell>& cells) override {
+        if (cells.empty()) return;
+        Box b{cells[0].x, cells[0].y, 1, 1};
+        for (const Cell& c : cells) b = unite(b, Box{c.x, c.y, 1, 1});
+        live_ = unite(live_, b);
+        if (!inner_ || !(intersect(b, board_) == b)) relayout(live_);
+        std::vector<Cell> mine(cells.size());
+        for (std::size_t i = 0; i < cells.size(); ++i) mine[i] = Cell{cells[i].x - board_.x, cells[i].y - board_.y};
+        inner_->set_cells(mine);
+    }
+
+    std::vector<Cell> live_cells_in(const Box& box) const override {
+        const Box inside = intersect(box, board_);
+        if (inside.empty() || !inner_) return {};
+        std::vector<Cell> cells = inner_->live_cells_in(local(inside));
+        for (Cell& c : cells) c = Cell{c.x + board_.x, c.y + board_.y};
+        return cells;
+    }
+
     void read_region(const Box& box, std::uint8_t* cells) const override {
         std::fill_n(cells, box.width * box.height, std::uint8_t{0});
         const Box inside = intersect(box, board_);
@@ -111,19 +130,11 @@ private:
         auto fresh = factory_(spec, options_);
         const Box keep = intersect(live_, board_);
         if (inner_ && !keep.empty()) {
-            // In bands of rows (a bounded buffer, not one the size of the pattern's box), and only the
-            // bands with live cells: the fresh board is empty already, and a sparse pattern's box (a
-            // gun's stream) is mostly empty.
-            const std::int64_t band = std::max<std::int64_t>(1, (std::int64_t{1} << 22) / keep.width);
-            std::vector<std::uint8_t> buf;
-            for (std::int64_t y = keep.y; y < keep.bottom(); y += band) {
-                const Box part{keep.x, y, keep.width, std::min(band, keep.bottom() - y)};
-                buf.resize(static_cast<std::size_t>(part.width * part.height));
-                inner_->read_region(local(part), buf.data());
-                std::uint8_t any = 0;
-                for (std::uint8_t c : buf) any |= c;
-                if (any) fresh->write_region(Box{part.x - nb.x, part.y - nb.y, part.width, part.height}, buf.data());
-            }
+            // As a list of live cells: engines list and set them by words, so a sparse pattern's box
+            // (a gun's glider stream, mostly empty) costs its live cells, not its area in bytes.
+            std::vector<Cell> cells = inner_->live_cells_in(local(keep));
+            for (Cell& c : cells) c = Cell{c.x + board_.x - nb.x, c.y + board_.y - nb.y};
+            fresh->set_cells(cells);
         }
         inner_ = std::move(fresh);
         board_ = nb;
@@ -135,58 +146,48 @@ private:
     // glider stream) the area is mostly empty and scanning it all would dominate the run.
     Box scan(const Box& area) const {
         if (area.empty()) return Box{};
-        std::vector<std::uint8_t> buf;
-        auto read = [&](const Box& b) {
-            buf.resize(static_cast<std::size_t>(b.width * b.height));
-            inner_->read_region(local(b), buf.data());
+        // Strips are listed through live_cells_in, which engines answer from their own representation
+        // (cpu:bitpacked tests a 64-cell word at a time): empty strips cost their words, not bytes.
+        auto cells_in = [&](const Box& b) {
+            std::vector<Cell> c = inner_->live_cells_in(local(b));
+            for (Cell& cell : c) cell = Cell{cell.x + board_.x, cell.y + board_.y};
+            return c;
         };
-        auto any = [](const std::uint8_t* p, std::int64_t n) {
-            std::uint8_t acc = 0;  // an OR over the bytes vectorises; find_if's early exit does not
-            for (std::int64_t i = 0; i < n; ++i) acc |= p[i];
-            return acc != 0;
-        };
-        // Strips start thin and double (up to ~16M cells): the first live cell is usually near the edge.
-        const std::int64_t cap = std::int64_t{1} << 24;
+        // Strips start thin and double (up to ~4M cells): the first live cell is usually near the edge.
+        const std::int64_t cap = std::int64_t{1} << 22;
         auto grow_strip = [&](std::int64_t n, std::int64_t across) { return std::min(2 * n, std::max<std::int64_t>(1, cap / across)); };
-        // Rows, top down then bottom up.
+        // Rows, top down then bottom up (the lists are sorted by (y, x)).
         std::int64_t y0 = 0, y1 = 0;
         bool top = false, bottom = false;
         for (std::int64_t y = area.y, h = 8; y < area.bottom() && !top; y += h, h = grow_strip(h, area.width)) {
             h = std::min(h, area.bottom() - y);
-            read(Box{area.x, y, area.width, h});
-            for (std::int64_t r = 0; r < h && !top; ++r)
-                if (any(buf.data() + r * area.width, area.width)) y0 = y + r, top = true;
+            const auto c = cells_in(Box{area.x, y, area.width, h});
+            if (!c.empty()) y0 = c.front().y, top = true;
         }
         if (!top) return Box{};
         for (std::int64_t y = area.bottom(), h = 8; y > y0 && !bottom; y -= h, h = grow_strip(h, area.width)) {
             h = std::min(h, y - y0);
-            read(Box{area.x, y - h, area.width, h});
-            for (std::int64_t r = h - 1; r >= 0 && !bottom; --r)
-                if (any(buf.data() + r * area.width, area.width)) y1 = y - h + r, bottom = true;
+            const auto c = cells_in(Box{area.x, y - h, area.width, h});
+            if (!c.empty()) y1 = c.back().y, bottom = true;
         }
         if (!bottom) y1 = y0;
         // Columns of rows y0..y1, left to right then right to left.
         const std::int64_t rows = y1 - y0 + 1;
-        auto column_live = [&](std::int64_t w, std::int64_t c) {
-            for (std::int64_t r = 0; r < rows; ++r)
-                if (buf[static_cast<std::size_t>(r * w + c)]) return true;
-            return false;
-        };
         std::int64_t x0 = area.x, x1 = area.right() - 1;
         bool left = false, right = false;
         for (std::int64_t x = area.x, w = 64; x < area.right() && !left; x += w, w = grow_strip(w, rows)) {
             w = std::min(w, area.right() - x);
-            read(Box{x, y0, w, rows});
-            if (!any(buf.data(), w * rows)) continue;
-            for (std::int64_t c = 0; c < w && !left; ++c)
-                if (column_live(w, c)) x0 = x + c, left = true;
+            const auto c = cells_in(Box{x, y0, w, rows});
+            if (c.empty()) continue;
+            x0 = std::min_element(c.begin(), c.end(), [](const Cell& a, const Cell& b) { return a.x < b.x; })->x;
+            left = true;
         }
         for (std::int64_t x = area.right(), w = 64; x > x0 && !right; x -= w, w = grow_strip(w, rows)) {
             w = std::min(w, x - x0);
-            read(Box{x - w, y0, w, rows});
-            if (!any(buf.data(), w * rows)) continue;
-            for (std::int64_t c = w - 1; c >= 0 && !right; --c)
-                if (column_live(w, c)) x1 = x - w + c, right = true;
+            const auto c = cells_in(Box{x - w, y0, w, rows});
+            if (c.empty()) continue;
+            x1 = std::max_element(c.begin(), c.end(), [](const Cell& a, const Cell& b) { return a.x < b.x; })->x;
+            right = true;
         }
         return Box{x0, y0, x1 - x0 + 1, y1 - y0 + 1};
     }
