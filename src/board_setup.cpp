@@ -5,6 +5,11 @@
 namespace tilelife {
 
 BoardPlan plan_board(const Pattern& pattern, const BoardOverrides& overrides, const std::string& source) {
+    return plan_board(pattern, pattern.cells, overrides, source);
+}
+
+BoardPlan plan_board(const Pattern& pattern, std::vector<Cell> cells, const BoardOverrides& overrides,
+                     const std::string& source) {
     RuleSpec rs;
     try {
         rs = parse_rule(overrides.rule ? *overrides.rule : pattern.rule.value_or("B3/S23"));
@@ -15,7 +20,12 @@ BoardPlan plan_board(const Pattern& pattern, const BoardOverrides& overrides, co
     plan.spec.rule = rs.rule;
     plan.spec.topology = overrides.topology ? *overrides.topology
                                             : (rs.grid ? rs.grid->topology : Topology::unbounded);
-    const Box frame = pattern.frame.empty() ? pattern.bounding_box() : pattern.frame;
+    auto bounding_box = [&] {
+        Box b;
+        for (const Cell& c : cells) b = unite(b, Box{c.x, c.y, 1, 1});
+        return b;
+    };
+    const Box frame = pattern.frame.empty() ? bounding_box() : pattern.frame;
     if (overrides.width) {
         plan.spec.width = *overrides.width;
         plan.spec.height = *overrides.height;
@@ -32,7 +42,7 @@ BoardPlan plan_board(const Pattern& pattern, const BoardOverrides& overrides, co
             throw InputError(located(overrides.rule ? "--rule" : source, 0,
                                      "rule " + plan.spec.rule.to_string() +
                                          " has B0 and cannot run on an unbounded board (use --topology torus or plane)"));
-        plan.cells = pattern.cells;  // the file's own coordinates
+        plan.cells = std::move(cells);  // the file's own coordinates
         return plan;
     }
     const std::int64_t W = plan.spec.width, H = plan.spec.height;
@@ -44,18 +54,14 @@ BoardPlan plan_board(const Pattern& pattern, const BoardOverrides& overrides, co
         dy -= frame.height / 2 + frame.y;
     }
     plan.golly_offset = Cell{-(W / 2), -(H / 2)};
-    plan.cells.reserve(pattern.cells.size());
-    for (const Cell& c : pattern.cells) {
-        const Cell p{c.x + dx, c.y + dy};
-        if (p.x < 0 || p.y < 0 || p.x >= W || p.y >= H) {
-            const Box bb = pattern.bounding_box();
-            throw InputError(located(source, 0,
-                                     "the pattern (" + std::to_string(bb.width) + "x" + std::to_string(bb.height) +
-                                         ") does not fit the " + std::to_string(W) + "x" + std::to_string(H) + " " +
-                                         std::string(to_string(plan.spec.topology)) + " board"));
-        }
-        plan.cells.push_back(p);
-    }
+    const Box bb = bounding_box();
+    if (!bb.empty() && (bb.x + dx < 0 || bb.y + dy < 0 || bb.right() + dx > W || bb.bottom() + dy > H))
+        throw InputError(located(source, 0,
+                                 "the pattern (" + std::to_string(bb.width) + "x" + std::to_string(bb.height) +
+                                     ") does not fit the " + std::to_string(W) + "x" + std::to_string(H) + " " +
+                                     std::string(to_string(plan.spec.topology)) + " board"));
+    for (Cell& c : cells) c = Cell{c.x + dx, c.y + dy};
+    plan.cells = std::move(cells);
     return plan;
 }
 

@@ -30,6 +30,10 @@ struct BoardPlan {
 // the cells as Golly does. Throws InputError naming `source` for a bad rule or a pattern that does
 // not fit the board.
 BoardPlan plan_board(const Pattern& pattern, const BoardOverrides& overrides, const std::string& source);
+// The same, taking the pattern's cells (moved in, placed in place) instead of copying
+// pattern.cells: a large soup's cell list is not duplicated. pattern.cells is not read.
+BoardPlan plan_board(const Pattern& pattern, std::vector<Cell> cells, const BoardOverrides& overrides,
+                     const std::string& source);
 
 // The rule text to write into an output file: "B3/S23", plus ":Tw,h" / ":Pw,h" for bounded boards.
 std::string rule_for_output(const BoardSpec& spec);

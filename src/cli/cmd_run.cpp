@@ -154,7 +154,7 @@ void run(RunArgs a, int& exit_code) {
     const std::int64_t budget = a.max_memory.empty() ? default_memory_budget() : parse_bytes(a.max_memory, "--max-memory");
 
     const std::string source = a.resume.empty() ? a.pattern : a.resume;
-    const Pattern pattern = read_pattern(source, read_limits_for(budget));
+    Pattern pattern = read_pattern(source, read_limits_for(budget));
     // What this run belongs to: a fresh run starts at the file's generation; a resumed one keeps
     // the original run's start and length (--gens on the resume command changes the length).
     CheckpointRun job{pattern.generation, a.gens};
@@ -169,7 +169,8 @@ void run(RunArgs a, int& exit_code) {
                              ", past the run's end at " + std::to_string(job.start + job.gens));
         a.pattern = a.resume;
     }
-    const BoardPlan plan = plan_board(pattern, ov, source);
+    const std::size_t cells_at_start = pattern.cells.size();
+    const BoardPlan plan = plan_board(pattern, std::move(pattern.cells), ov, source);
     if (plan.spec.topology != Topology::unbounded) {
         const std::int64_t need = board_bytes_estimate(plan.spec);
         if (need > budget)
@@ -338,7 +339,7 @@ void run(RunArgs a, int& exit_code) {
         std::cout << js.str() << "\n";
     } else if (!a.quiet) {
         std::printf("pattern         %s (%s, %zu live cells)\n", a.pattern.c_str(),
-                    std::string(to_string(pattern.format)).c_str(), pattern.cells.size());
+                    std::string(to_string(pattern.format)).c_str(), cells_at_start);
         std::printf("engine          %s\n", name.c_str());
         std::printf("rule            %s\n", plan.spec.rule.to_string().c_str());
         std::printf("topology        %s (board %" PRId64 "x%" PRId64 ")\n",
