@@ -138,17 +138,7 @@ void run(RunArgs a, int& exit_code) {
     if (!a.region.empty()) region = parse_region(a.region);
     if (a.gens < 0) throw InputError("--gens must be 0 or more");
     if (a.every < 0) throw InputError("--every must be 1 or more generations");
-    BoardOverrides ov;
-    if (!a.rule.empty()) ov.rule = a.rule;
-    if (!a.topology.empty()) {
-        ov.topology = parse_topology(a.topology);
-        if (!ov.topology) throw InputError("--topology '" + a.topology + "' is not unbounded, torus or plane");
-    }
-    if (!a.size.empty()) {
-        const auto [w, h] = parse_size(a.size, "--size");
-        ov.width = w;
-        ov.height = h;
-    }
+    const BoardOverrides ov = board_overrides(a.rule, a.topology, a.size);
     const std::string name = engine_name(a.engine);
     EngineOptions options = engine_options(a.engine);
     const std::int64_t budget = a.max_memory.empty() ? default_memory_budget() : parse_bytes(a.max_memory, "--max-memory");

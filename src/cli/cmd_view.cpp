@@ -66,17 +66,7 @@ void view(const ViewArgs& a, int& exit_code) {
     const auto [ww, wh] = parse_size(a.window, "--window");
     if (ww > 16384 || wh > 16384) throw InputError("--window " + a.window + " is larger than 16384 a side");
 
-    BoardOverrides ov;
-    if (!a.rule.empty()) ov.rule = a.rule;
-    if (!a.topology.empty()) {
-        ov.topology = parse_topology(a.topology);
-        if (!ov.topology) throw InputError("--topology '" + a.topology + "' is not unbounded, torus or plane");
-    }
-    if (!a.size.empty()) {
-        const auto [w, h] = parse_size(a.size, "--size");
-        ov.width = w;
-        ov.height = h;
-    }
+    const BoardOverrides ov = board_overrides(a.rule, a.topology, a.size);
     const std::string name = engine_name(a.engine);
     EngineOptions options = engine_options(a.engine);
     const std::int64_t budget = a.max_memory.empty() ? default_memory_budget() : parse_bytes(a.max_memory, "--max-memory");

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "tilelife/board_setup.hpp"
 #include "tilelife/engine.hpp"
 #include "tilelife/pattern.hpp"
 
@@ -32,6 +33,9 @@ void add_engine_options(CLI::App& cmd, EngineChoice& choice);
 // "backend:kernel" with the default kernel filled in; InputError for unknown names.
 std::string engine_name(const EngineChoice& choice);
 EngineOptions engine_options(const EngineChoice& choice);
+
+// --rule, --topology and --size as given (empty: not given), checked; InputError otherwise.
+BoardOverrides board_overrides(const std::string& rule, const std::string& topology, const std::string& size);
 
 // "WxH" -> (W, H), both >= 1; InputError naming `what` otherwise.
 std::pair<std::int64_t, std::int64_t> parse_size(const std::string& text, const std::string& what);

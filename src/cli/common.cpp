@@ -57,6 +57,21 @@ EngineOptions engine_options(const EngineChoice& c) {
     return o;
 }
 
+BoardOverrides board_overrides(const std::string& rule, const std::string& topology, const std::string& size) {
+    BoardOverrides ov;
+    if (!rule.empty()) ov.rule = rule;
+    if (!topology.empty()) {
+        ov.topology = parse_topology(topology);
+        if (!ov.topology) throw InputError("--topology '" + topology + "' is not unbounded, torus or plane");
+    }
+    if (!size.empty()) {
+        const auto [w, h] = parse_size(size, "--size");
+        ov.width = w;
+        ov.height = h;
+    }
+    return ov;
+}
+
 std::pair<std::int64_t, std::int64_t> parse_size(const std::string& text, const std::string& what) {
     const auto x = text.find_first_of("xX");
     auto number = [&](std::string_view s) {
