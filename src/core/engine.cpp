@@ -1,5 +1,7 @@
 #include "tilelife/engine.hpp"
 
+#include "core/huge_pages.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <cstdlib>
@@ -58,18 +60,6 @@ private:
     std::size_t map_len_ = 0;
 };
 
-// The same advice for the unused capacity of a freshly reserved vector (whole 2 MiB blocks only).
-void advise_huge_pages(const std::vector<Cell>& v) {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
-    const auto begin = reinterpret_cast<std::uintptr_t>(v.data() + v.size());
-    const auto end = reinterpret_cast<std::uintptr_t>(v.data() + v.capacity());
-    const std::uintptr_t a = (begin + kHuge - 1) & ~(kHuge - 1), b = end & ~(kHuge - 1);
-    if (a < b) (void)::madvise(reinterpret_cast<void*>(a), b - a, MADV_HUGEPAGE);
-#else
-    (void)v;
-#endif
-}
 
 // Appends the live cells of one row of bytes (any nonzero byte is alive). Eight bytes at a time:
 // a zero word (most of a sparse board) costs one test; otherwise the high bit of each nonzero
