@@ -394,6 +394,10 @@ private:
         global_ = cl::NDRange(static_cast<std::size_t>(groups * lw_), static_cast<std::size_t>(strips_));
         local_ = cl::NDRange(static_cast<std::size_t>(lw_), static_cast<std::size_t>(strips_));
         tiles_ = groups;
+        // Launches from the list: a few groups per compute unit loop over it (an empty list then costs
+        // a few early exits; each group of this kernel holds many registers, so few are resident).
+        const std::uint64_t looping = std::min<std::uint64_t>(groups, 8ull * std::max(1u, dev.compute_units));
+        list_grid_ = cl::NDRange(static_cast<std::size_t>(looping * lw_), static_cast<std::size_t>(strips_));
         activity_ = activity_from_env();
         if (tiles_ > 0xffffffffull) activity_ = Activity::off;  // tile ids in the list are 32-bit
 
@@ -505,7 +509,8 @@ private:
             kernel_.setArg(15, static_cast<cl_uint>(compare));
             kernel_.setArg(16, launch_id_);
             cl::Event ev;
-            rt_->queue.enqueueNDRangeKernel(kernel_, cl::NullRange, global_, local_, nullptr, events ? &ev : nullptr);
+            rt_->queue.enqueueNDRangeKernel(kernel_, cl::NullRange, use_list ? list_grid_ : global_, local_, nullptr,
+                                            events ? &ev : nullptr);
             if (events) events->push_back(ev);
             std::swap(cur_, next_);
             if (use_list) slot_ ^= 1u;  // the list kernel cleared the other slot for the next list
@@ -543,7 +548,7 @@ private:
     // counts_[slot_] (two slots, alternating), and what the next launch must know about the last two.
     Activity activity_ = Activity::automatic;
     cl::Kernel list_kernel_;
-    cl::NDRange list_global_, list_local_;
+    cl::NDRange list_global_, list_local_, list_grid_;
     cl::Buffer stamps_, list_, counts_;
     cl_uint launch_id_ = 0, slot_ = 0, prev_steps_ = 0, prev2_steps_ = 0;
     bool prev_compared_ = false;

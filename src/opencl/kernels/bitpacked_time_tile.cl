@@ -146,26 +146,16 @@ void advance(__local const uint* restrict tile, uint* restrict cur, const uint u
     }
 }
 
-// Activity tracking (active_tile_list.cl, docs/bitpacked-opencl.md): with use_list, work-group g runs
-// tile list[g] and groups past counts[slot] (the list's length) leave at once; with compare, a tile
-// whose new words differ from what dst held (the board two launches back) sets stamps[tile] = stamp.
-__kernel void life_bitpacked_time_tile(__global const uint* restrict src, __global uint* restrict dst,
-                                       const ulong width, const ulong height, const ulong pitch,
-                                       const ulong nwords, const ulong groups_x, const uint steps,
-                                       const uint halo, __local uint* restrict tile,
-                                       __global uint* restrict stamps, __global const uint* restrict list,
-                                       __global const uint* restrict counts, const uint slot, const uint use_list,
-                                       const uint compare, const uint stamp) {
+// One tile (`group`, numbered row by row) advanced `steps` generations. With compare, a tile whose new
+// words differ from what dst held (the board two launches back) sets stamps[group] = stamp
+// (activity tracking, active_tile_list.cl); `changed` is the work-group's flag for that.
+void time_tile(__global const uint* restrict src, __global uint* restrict dst, const ulong width,
+               const ulong height, const ulong pitch, const ulong nwords, const ulong groups_x, const uint steps,
+               const uint halo, __local uint* restrict tile, const ulong group, __global uint* restrict stamps,
+               const uint compare, const uint stamp, __local uint* changed) {
     const uint c = get_local_id(0);  // local word column
     const uint r0 = get_local_id(1) * ROWS;
     const uint LH = get_local_size(1) * ROWS;
-    // Tiles are numbered row by row along dimension 0 (dimension 1 allows too few groups on some
-    // devices for tall boards); neighbouring groups share halo rows in the cache.
-    ulong group = get_group_id(0);
-    if (use_list) {  // the grid has room for every tile; the list is usually shorter
-        if (group >= counts[slot]) return;
-        group = list[group];
-    }
     const ulong gy = group / groups_x, gx = group - gy * groups_x;
     const long a = (long)gx * TW;                                    // first word of the tile
     const long ytop = (long)gy * (long)(LH - 2 * halo) - (long)halo;  // board row of local row 0
@@ -197,8 +187,7 @@ __kernel void life_bitpacked_time_tile(__global const uint* restrict src, __glob
     }
 #endif
 
-    __local uint changed;  // any word of the tile differs from dst's (compare only)
-    if (c == 0 && r0 == 0) changed = 0;
+    if (c == 0 && r0 == 0) *changed = 0;  // read after the barriers below
     const uint own = r0 * LW;
 #pragma unroll
     for (uint r = 0; r < ROWS; ++r) tile[own + r * LW + c] = cur[r];
@@ -224,37 +213,58 @@ __kernel void life_bitpacked_time_tile(__global const uint* restrict src, __glob
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 
-    // Write the tile: local columns 1..TW, local rows halo .. LH-halo-1, clipped to the board.
-    if (!compare) {
-        if (c == 0 || c == LW - 1 || j >= (long)nwords) return;
+    // Write the tile: local columns 1..TW, local rows halo .. LH-halo-1, clipped to the board. With
+    // compare, the old words are read first, all loads before any store so that they are in flight
+    // together (a store between them would order them: the compiler cannot tell the rows apart).
+    // No early return: the caller may loop over tiles with a barrier between them.
+    if (c != 0 && c != LW - 1 && j < (long)nwords) {
         const uint keep = (j == (long)nwords - 1 && (width & 31) != 0) ? (1u << (width & 31)) - 1u : ~0u;
+        if (compare) {
+            uint diff = 0;
+#pragma unroll
+            for (uint r = 0; r < ROWS; ++r) {
+                const uint lr = r0 + r;
+                const long y = ytop + lr;
+                if (lr >= halo && lr < LH - halo && y < (long)height)
+                    diff |= dst[(ulong)y * pitch + (ulong)j] ^ (cur[r] & keep);
+            }
+            if (diff) atomic_or(changed, 1u);
+        }
 #pragma unroll
         for (uint r = 0; r < ROWS; ++r) {
             const uint lr = r0 + r;
             const long y = ytop + lr;
             if (lr >= halo && lr < LH - halo && y < (long)height) dst[(ulong)y * pitch + (ulong)j] = cur[r] & keep;
         }
-        return;
     }
-    // The same, reading each word's old value first; every work-item reaches the barrier below.
-    if (c != 0 && c != LW - 1 && j < (long)nwords) {
-        const uint keep = (j == (long)nwords - 1 && (width & 31) != 0) ? (1u << (width & 31)) - 1u : ~0u;
-        uint diff = 0;
-#pragma unroll
-        for (uint r = 0; r < ROWS; ++r) {
-            const uint lr = r0 + r;
-            const long y = ytop + lr;
-            if (lr >= halo && lr < LH - halo && y < (long)height) {
-                __global uint* p = dst + (ulong)y * pitch + (ulong)j;
-                const uint v = cur[r] & keep;
-                diff |= *p ^ v;
-                *p = v;
-            }
-        }
-        if (diff) atomic_or(&changed, 1u);
+    if (compare) {  // the same for the whole group
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (c == 0 && r0 == 0 && *changed) stamps[group] = stamp;
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (c == 0 && r0 == 0 && changed) stamps[group] = stamp;
+}
+
+// Tiles are numbered row by row along dimension 0 (dimension 1 allows too few groups on some devices
+// for tall boards); neighbouring groups share halo rows in the cache. Without use_list work-group g
+// runs tile g. With it (activity tracking) the grid is a few groups per compute unit, and each runs
+// list[g], list[g + groups], ... up to the list's length counts[slot]: a short list then costs a few
+// early exits rather than one per tile of the board.
+__kernel void life_bitpacked_time_tile(__global const uint* restrict src, __global uint* restrict dst,
+                                       const ulong width, const ulong height, const ulong pitch,
+                                       const ulong nwords, const ulong groups_x, const uint steps,
+                                       const uint halo, __local uint* restrict tile,
+                                       __global uint* restrict stamps, __global const uint* restrict list,
+                                       __global const uint* restrict counts, const uint slot, const uint use_list,
+                                       const uint compare, const uint stamp) {
+    __local uint changed;
+    // One call site and one loop for both cases (without the list each group loops once over its own
+    // tile): with two call sites, in branches that both reach barriers, PoCL gave wrong boards.
+    const ulong groups = get_num_groups(0);
+    const ulong n = use_list ? (ulong)counts[slot] : groups;
+    for (ulong i = get_group_id(0); i < n; i += groups) {
+        time_tile(src, dst, width, height, pitch, nwords, groups_x, steps, halo, tile, use_list ? (ulong)list[i] : i,
+                  stamps, compare, stamp, &changed);
+        barrier(CLK_LOCAL_MEM_FENCE);  // the next tile overwrites the local copy and the flag
+    }
 }
 
 // Population: per-word popcounts, summed per work-item over a grid-stride range, then a
