@@ -193,16 +193,7 @@ public:
         try {
             launch(n, &events);
             rt_->queue.finish();
-            StepTiming t;
-            if (events.empty()) return t;
-            cl_ulong sum = 0;
-            for (const cl::Event& e : events)
-                sum += e.getProfilingInfo<CL_PROFILING_COMMAND_END>() - e.getProfilingInfo<CL_PROFILING_COMMAND_START>();
-            t.kernel_seconds = static_cast<double>(sum) * 1e-9;
-            t.span_seconds = static_cast<double>(events.back().getProfilingInfo<CL_PROFILING_COMMAND_END>() -
-                                                 events.front().getProfilingInfo<CL_PROFILING_COMMAND_START>()) *
-                             1e-9;
-            return t;
+            return timing_of(events);
         } catch (const cl::Error& e) {
             throw_runtime(e, std::string("timing ") + spec_.engine_name);
         }

@@ -298,4 +298,17 @@ cl::Program try_program_for(const DeviceRuntime& rt, const std::vector<std::stri
     }
 }
 
+StepTiming timing_of(const std::vector<cl::Event>& events) {
+    StepTiming t;
+    if (events.empty()) return t;
+    cl_ulong sum = 0;
+    for (const cl::Event& e : events)
+        sum += e.getProfilingInfo<CL_PROFILING_COMMAND_END>() - e.getProfilingInfo<CL_PROFILING_COMMAND_START>();
+    t.kernel_seconds = static_cast<double>(sum) * 1e-9;
+    t.span_seconds = static_cast<double>(events.back().getProfilingInfo<CL_PROFILING_COMMAND_END>() -
+                                         events.front().getProfilingInfo<CL_PROFILING_COMMAND_START>()) *
+                     1e-9;
+    return t;
+}
+
 }  // namespace tilelife::opencl

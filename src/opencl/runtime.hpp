@@ -32,6 +32,10 @@ cl::Program program_for(const DeviceRuntime& rt, const std::vector<std::string>&
 cl::Program try_program_for(const DeviceRuntime& rt, const std::vector<std::string>& files,
                             const std::string& options);
 
+// Device time of finished kernels from their profiling events: the sum of their own durations, and
+// the span from the first one's start to the last one's end (which adds the launch gaps).
+StepTiming timing_of(const std::vector<cl::Event>& events);
+
 // "CL_OUT_OF_RESOURCES (-5)" and friends.
 std::string error_name(cl_int code);
 // A cl::Error as the RuntimeError the CLI turns into exit code 1.
