@@ -15,7 +15,8 @@ echo "== a 2048x2048 random soup on a torus, 300 generations (CPU, default kerne
 "$bin" run random:2048x2048:0.5:1 --topology torus --gens 300
 if "$bin" engines | grep -q '^opencl:'; then
   echo
-  echo "== the same gun on the OpenCL backend (first device: $("$bin" devices 2>/dev/null | grep -m1 -i 'name' | sed 's/^ *//' || echo unknown))"
+  device=$("$bin" devices 2>/dev/null | grep -m1 '\[default\]' | sed 's/.*\[default\]: //')
+  echo "== the same gun on the OpenCL backend (default device: ${device:-none found})"
   "$bin" run patterns/gosper-glider-gun.rle --gens 1000 --backend opencl -o "$out/gosper-gun-1000-opencl.rle" || \
     echo "(OpenCL run failed: see the message above; the CPU results stand)"
   if cmp -s <(tail -n +2 "$out/gosper-gun-1000.rle") <(tail -n +2 "$out/gosper-gun-1000-opencl.rle"); then
