@@ -11,9 +11,7 @@
 #include <vector>
 
 #include "opencl/api.hpp"
-#ifdef TILELIFE_OPENCL_BITPACKED
 #include "opencl/bitpacked.hpp"
-#endif
 #include "opencl/runtime.hpp"
 #include "tilelife/error.hpp"
 
@@ -477,20 +475,12 @@ std::optional<EngineDetails> details(const Engine& engine) {
             throw_runtime(err, "describing an engine");
         }
     }
-#ifdef TILELIFE_OPENCL_BITPACKED
     return bitpacked_details(engine);
-#else
-    return std::nullopt;
-#endif
 }
 
 std::optional<StepTiming> timed_step(Engine& engine, std::int64_t generations) {
     if (auto* e = dynamic_cast<OpenCLEngine*>(&engine)) return e->timed(generations);
-#ifdef TILELIFE_OPENCL_BITPACKED
     return bitpacked_timed_step(engine, generations);
-#else
-    return std::nullopt;
-#endif
 }
 
 }  // namespace tilelife::opencl
@@ -502,8 +492,6 @@ void register_opencl_engines() {
                         [&k](const BoardSpec& board, const EngineOptions& options) -> std::unique_ptr<Engine> {
                             return std::make_unique<opencl::OpenCLEngine>(k, board, options);
                         });
-#ifdef TILELIFE_OPENCL_BITPACKED
     opencl::register_bitpacked_opencl_engine();
-#endif
 }
 }  // namespace tilelife
