@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "opencl/api.hpp"
+#include "support/opencl_fixture.hpp"
 #include "opencl/bitpacked.hpp"
 #include "tilelife/builtin.hpp"
 #include "tilelife/engine.hpp"
@@ -25,16 +26,11 @@ namespace {
 constexpr const char* kEngine = "opencl:bitpacked";
 constexpr int kRows = 8;
 
-class Activity : public ::testing::Test {
+class Activity : public testing_support::OpenCLTest {
 protected:
     void SetUp() override {
-        register_builtin_engines();
-        try {
-            if (opencl::list_devices().empty()) GTEST_SKIP() << "no OpenCL device (install pocl-opencl-icd)";
-        } catch (const RuntimeError& e) {
-            GTEST_SKIP() << "no OpenCL platform at test time: " << e.what();
-        }
-        saved_ = opencl::tuning();
+        OpenCLTest::SetUp();
+        if (IsSkipped()) return;
         opencl::Tuning t = saved_;
         t.rows_per_item = kRows;
         opencl::set_tuning(t);
@@ -42,13 +38,12 @@ protected:
         set_mode("on");
     }
     void TearDown() override {
-        opencl::set_tuning(saved_);
+        OpenCLTest::TearDown();
         if (had_env_) setenv("TILELIFE_OPENCL_ACTIVITY", saved_env_.c_str(), 1);
         else unsetenv("TILELIFE_OPENCL_ACTIVITY");
     }
     static void set_mode(const char* mode) { setenv("TILELIFE_OPENCL_ACTIVITY", mode, 1); }
 
-    opencl::Tuning saved_;
     std::string saved_env_;
     bool had_env_ = false;
 };

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "opencl/api.hpp"
+#include "support/opencl_fixture.hpp"
 #include "tilelife/builtin.hpp"
 #include "tilelife/engine.hpp"
 #include "tilelife/error.hpp"
@@ -17,46 +18,18 @@ namespace {
 
 constexpr const char* kEngine = "opencl:bitpacked";
 
-class Bitpacked : public ::testing::Test {
+class Bitpacked : public testing_support::OpenCLTest {
 protected:
-    void SetUp() override {
-        register_builtin_engines();
-        try {
-            if (opencl::list_devices().empty()) GTEST_SKIP() << "no OpenCL device (install pocl-opencl-icd)";
-        } catch (const RuntimeError& e) {
-            GTEST_SKIP() << "no OpenCL platform at test time: " << e.what();
-        }
-        saved_ = opencl::tuning();
-    }
-    void TearDown() override { opencl::set_tuning(saved_); }
     void set_rows(int rows) {
         opencl::Tuning t = saved_;
         t.rows_per_item = rows;
         opencl::set_tuning(t);
     }
-    opencl::Tuning saved_;
 };
 
-std::vector<std::uint8_t> random_cells(std::int64_t w, std::int64_t h, std::uint64_t seed, double density = 0.4) {
-    std::mt19937_64 rng(seed);
-    std::bernoulli_distribution alive(density);
-    std::vector<std::uint8_t> cells(static_cast<std::size_t>(w * h));
-    for (auto& c : cells) c = alive(rng) ? 1 : 0;
-    return cells;
-}
-
-std::vector<std::uint8_t> board_of(const Engine& e) {
-    const Box b = e.extent();
-    std::vector<std::uint8_t> out(static_cast<std::size_t>(b.width * b.height));
-    e.read_region(b, out.data());
-    return out;
-}
-
-std::int64_t count(const std::vector<std::uint8_t>& cells) {
-    std::int64_t n = 0;
-    for (auto c : cells) n += c;
-    return n;
-}
+using testing_support::board_of;
+using testing_support::count;
+using testing_support::random_cells;
 
 // Runs opencl:bitpacked and cpu:reference from the same random board and compares board,
 // population and generation after each chunk of generations.
