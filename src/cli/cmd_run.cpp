@@ -161,14 +161,7 @@ void run(RunArgs a, int& exit_code) {
     }
     const std::size_t cells_at_start = pattern.cells.size();
     const BoardPlan plan = plan_board(pattern, std::move(pattern.cells), ov, source);
-    if (plan.spec.topology != Topology::unbounded) {
-        const std::int64_t need = board_bytes_estimate(plan.spec);
-        if (need > budget)
-            throw InputError("a " + std::to_string(plan.spec.width) + "x" + std::to_string(plan.spec.height) +
-                             " board needs about " + std::to_string(need >> 20) + " MiB, over the memory budget of " +
-                             std::to_string(budget >> 20) + " MiB (--max-memory)");
-    }
-    options.max_cells = budget / 2;
+    apply_memory_budget(plan.spec, budget, options);
 
     // Image areas are known before running except for unbounded runs without --region (their
     // extent is known only at the end); everything checkable is checked now.

@@ -78,14 +78,7 @@ void view(const ViewArgs& a, int& exit_code) {
 
     const Pattern pattern = read_pattern(a.pattern, read_limits_for(default_memory_budget()));
     const BoardPlan plan = plan_board(pattern, ov, a.pattern);
-    if (plan.spec.topology != Topology::unbounded) {
-        const std::int64_t need = board_bytes_estimate(plan.spec);
-        if (need > budget)
-            throw InputError("a " + std::to_string(plan.spec.width) + "x" + std::to_string(plan.spec.height) +
-                             " board needs about " + std::to_string(need >> 20) + " MiB, over the memory budget of " +
-                             std::to_string(budget >> 20) + " MiB (--max-memory)");
-    }
-    options.max_cells = budget / 2;
+    apply_memory_budget(plan.spec, budget, options);
     auto engine = create_engine(name, plan.spec, options);
     engine->set_cells(plan.cells);
 

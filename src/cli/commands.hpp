@@ -47,6 +47,9 @@ std::string json_string(std::string_view text);
 std::int64_t parse_bytes(const std::string& text, const std::string& what);
 // Half of the physical memory: the default budget for boards.
 std::int64_t default_memory_budget();
+// Refuses a bounded board over `budget` bytes (InputError, before anything is allocated) and caps
+// an unbounded board's growth to it.
+void apply_memory_budget(const BoardSpec& spec, std::int64_t budget, EngineOptions& options);
 // Reader limits that keep a pattern file's cells (16 bytes each, plus sorting) and text well inside
 // a memory budget, so a hostile file is refused before it can exhaust memory.
 ReadLimits read_limits_for(std::int64_t budget);

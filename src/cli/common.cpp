@@ -141,6 +141,17 @@ std::int64_t default_memory_budget() {
     return static_cast<std::int64_t>(pages) * page / 2;
 }
 
+void apply_memory_budget(const BoardSpec& spec, std::int64_t budget, EngineOptions& options) {
+    if (spec.topology != Topology::unbounded) {
+        const std::int64_t need = board_bytes_estimate(spec);
+        if (need > budget)
+            throw InputError("a " + std::to_string(spec.width) + "x" + std::to_string(spec.height) +
+                             " board needs about " + std::to_string(need >> 20) + " MiB, over the memory budget of " +
+                             std::to_string(budget >> 20) + " MiB (--max-memory)");
+    }
+    options.max_cells = budget / 2;
+}
+
 ReadLimits read_limits_for(std::int64_t budget) {
     ReadLimits limits;
     limits.max_cells = std::clamp<std::int64_t>(budget / 64, 1 << 20, limits.max_cells);
