@@ -20,12 +20,7 @@ BoardPlan plan_board(const Pattern& pattern, std::vector<Cell> cells, const Boar
     plan.spec.rule = rs.rule;
     plan.spec.topology = overrides.topology ? *overrides.topology
                                             : (rs.grid ? rs.grid->topology : Topology::unbounded);
-    auto bounding_box = [&] {
-        Box b;
-        for (const Cell& c : cells) b = unite(b, Box{c.x, c.y, 1, 1});
-        return b;
-    };
-    const Box frame = pattern.frame.empty() ? bounding_box() : pattern.frame;
+    const Box frame = pattern.frame.empty() ? bounding_box(cells) : pattern.frame;
     if (overrides.width) {
         plan.spec.width = *overrides.width;
         plan.spec.height = *overrides.height;
@@ -54,7 +49,7 @@ BoardPlan plan_board(const Pattern& pattern, std::vector<Cell> cells, const Boar
         dy -= frame.height / 2 + frame.y;
     }
     plan.golly_offset = Cell{-(W / 2), -(H / 2)};
-    const Box bb = bounding_box();
+    const Box bb = bounding_box(cells);
     if (!bb.empty() && (bb.x + dx < 0 || bb.y + dy < 0 || bb.right() + dx > W || bb.bottom() + dy > H))
         throw InputError(located(source, 0,
                                  "the pattern (" + std::to_string(bb.width) + "x" + std::to_string(bb.height) +
@@ -69,12 +64,6 @@ std::string rule_for_output(const BoardSpec& spec) {
     RuleSpec rs{spec.rule, std::nullopt};
     if (spec.topology != Topology::unbounded) rs.grid = GridSuffix{spec.topology, spec.width, spec.height};
     return rs.to_string();
-}
-
-std::int64_t board_bytes_estimate(const BoardSpec& spec) {
-    const std::int64_t w = std::max<std::int64_t>(spec.width, 1), h = std::max<std::int64_t>(spec.height, 1);
-    if (w > (std::int64_t{1} << 40) / h) return INT64_MAX;  // beyond any machine; avoids overflow
-    return 2 * w * h;
 }
 
 }  // namespace tilelife

@@ -38,8 +38,4 @@ BoardPlan plan_board(const Pattern& pattern, std::vector<Cell> cells, const Boar
 // The rule text to write into an output file: "B3/S23", plus ":Tw,h" / ":Pw,h" for bounded boards.
 std::string rule_for_output(const BoardSpec& spec);
 
-// Bytes the engine needs for a board of this spec (two byte-per-cell buffers is the upper bound of
-// every engine in the project), for the memory-budget check.
-std::int64_t board_bytes_estimate(const BoardSpec& spec);
-
 }  // namespace tilelife

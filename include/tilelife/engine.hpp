@@ -1,11 +1,17 @@
-// The narrow engine interface (Golly-like): a board of cells, step(n), population, generation.
-// Nothing here knows about rendering, files or devices.
+// The narrow engine interface (Golly-like): a board of cells, step(n), population, generation, and an
+// engine's description of itself. Nothing here knows about rendering, files or command lines.
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <variant>
 #include <vector>
 
 #include "tilelife/geometry.hpp"
@@ -21,13 +27,74 @@ struct BoardSpec {
     Rule rule = Rule::life();
 };
 
-// Knobs some engines understand and others ignore.
+// An engine parameter beyond the common options (a kernel's rows per work-item, a reduction path,
+// activity tracking): declared by the engine when it registers, validated by create_engine, so a
+// bad value is refused the same way for every engine and an unknown name is never ignored.
+struct ParameterSpec {
+    std::string name;                  // "rows"
+    std::string description;           // one line
+    std::vector<std::string> choices;  // the allowed words; empty: a whole number in [min, max]
+    std::int64_t min = 0, max = 0;
+    std::string default_value;         // as shown to users ("auto", "16", "from the device")
+};
+
+// How an engine is set up. Every field has a default meaning "the engine chooses".
 struct EngineOptions {
-    std::string device;               // OpenCL: "P:D" or an index; empty = first GPU, else first device
-    int wg_width = 0, wg_height = 0;  // OpenCL work-group shape; 0 = from the device
-    int threads = 0;                  // CPU threads; 0 = all cores
+    std::string device;               // backend's device: "P:D" or a flat index; empty = the backend's default
+    int wg_width = 0, wg_height = 0;  // work-group shape; 0 = the engine's choice for the device
+    int threads = 0;                  // CPU threads; 0 = the engine's choice for the work
     int steps_per_launch = 0;         // generations per kernel launch where supported; 0 = default
-    std::int64_t max_cells = 0;       // unbounded growth limit in cells; 0 = none
+    // Memory budget in bytes for what the engine allocates on the host (boards, node tables); 0 = none.
+    // Bounded boards over it are refused before anything is allocated; unbounded boards stop growing
+    // at it (RuntimeError); engines with caches (hashlife) keep them inside it.
+    std::int64_t max_bytes = 0;
+    // Engine parameters by name (ParameterSpec), as text; validated against the engine's declaration.
+    std::map<std::string, std::string, std::less<>> params;
+    // Polled during long steps: once it reads true, step() may return before doing all its
+    // generations (generation() says how far it got). Null: never interrupted.
+    const std::atomic<bool>* interrupt = nullptr;
+
+    // Typed reads of a parameter (validated already by create_engine): the value, or `fallback`.
+    std::string param(std::string_view name, std::string_view fallback) const;
+    std::int64_t param_int(std::string_view name, std::int64_t fallback) const;
+};
+
+// Where one work-group's cells lie, for overlays and explanations: tiles of width x height cells
+// repeat from `origin` (engine coordinates); each also reads halo_x / halo_y cells on every side.
+struct TileGeometry {
+    std::int64_t width = 0, height = 0;
+    std::int64_t halo_x = 0, halo_y = 0;
+    Cell origin;
+    std::string text;  // "work-group 64x4, 4 cells x 16 rows per work-item"
+};
+
+// A value in an engine's description: flags, counts, rates, words.
+using DescriptionValue = std::variant<bool, std::int64_t, double, std::string>;
+
+// What an engine is and what it chose. Every field is optional: a CPU engine leaves the device and
+// work-group fields empty, an engine without tiles leaves `tiles` empty.
+struct EngineDescription {
+    std::string name;     // registered name ("opencl:halo-tile")
+    std::string backend;  // "cpu", "opencl", "sycl", ...
+    std::string device;   // "0:0 NVIDIA H100 80GB HBM3"; empty for the CPU
+    int wg_width = 0, wg_height = 0;
+    int cells_per_item = 0;
+    int steps_per_launch = 0;
+    int threads = 0;
+    std::optional<TileGeometry> tiles;
+    std::int64_t host_bytes = 0, device_bytes = 0;  // what the engine allocated for the board
+    // Anything else worth reporting, in order: ("reduction", "tree"), ("simd", "avx2"), ...
+    std::vector<std::pair<std::string, DescriptionValue>> properties;
+    // Option sets that `bench --autotune` tries for this engine on this device (empty: nothing to
+    // tune); each is a complete EngineOptions the engine accepts.
+    std::vector<EngineOptions> autotune;
+};
+
+// Device time of some generations, from the device's own clock: the sum of the kernels' durations
+// and the span from the first kernel's start to the last one's end (which adds launch gaps).
+struct StepTiming {
+    double kernel_seconds = 0;
+    double span_seconds = 0;
 };
 
 class Engine {
@@ -38,7 +105,7 @@ public:
     virtual Topology topology() const = 0;
     virtual Rule rule() const = 0;
     // The cells the engine stores, in its coordinates. Bounded boards: (0, 0, W, H).
-    // Unbounded: the current board, which contains every live cell.
+    // Unbounded: a box that contains every live cell.
     virtual Box extent() const = 0;
 
     // Bulk access to a rectangle inside extent(): one byte per cell (0 dead, 1 alive), row-major,
@@ -56,6 +123,12 @@ public:
     virtual void set_cells(const std::vector<Cell>& cells);           // makes these cells alive
     virtual std::vector<Cell> live_cells_in(const Box& box) const;    // inside box ∩ extent(), sorted by (y, x)
 
+    // What the engine is and chose (device, work-group, tiles, memory, ...). The default names it.
+    virtual EngineDescription describe() const;
+    // Runs `generations` steps timed by the device's clock; engines without one run them and return
+    // nullopt (the caller then times the wall clock).
+    virtual std::optional<StepTiming> step_timed(std::int64_t generations);
+
     // Conveniences.
     void set_cell(std::int64_t x, std::int64_t y, bool alive);
     bool get_cell(std::int64_t x, std::int64_t y) const;
@@ -65,22 +138,62 @@ public:
 using EngineFactory = std::function<std::unique_ptr<Engine>(const BoardSpec&, const EngineOptions&)>;
 
 struct EngineInfo {
-    std::string name;         // "cpu:reference"
-    std::string description;  // one line for --help and `tilelife engines`
+    std::string name;                  // "opencl:halo-tile"
+    std::string description;           // one line for --help and `tilelife engines`
+    std::vector<std::string> aliases;  // older names still accepted ("opencl:local")
+    std::vector<ParameterSpec> parameters;
+    // The topologies this engine is its backend's default for ("the fastest").
+    std::vector<Topology> default_for;
+    // Does the factory make unbounded boards itself (hashlife)? Otherwise the core's growing board
+    // runs the engine as a plane. Engines that cannot make bounded boards set bounded = false.
+    bool native_unbounded = false;
+    bool bounded = true;
+    // Host bytes a board of this spec costs (the memory budget counts them before creating one);
+    // empty: 2 bytes per cell. For unbounded boards the spec is the growing board's current plane.
+    std::function<std::int64_t(const BoardSpec&, const EngineOptions&)> host_bytes;
+
+    std::string backend() const { return name.substr(0, name.find(':')); }
 };
 
-// Registers a bounded (torus/plane) engine; unbounded boards of that engine come for free by
-// wrapping it in the core's growing board.
+// Registers an engine family member; registering a name again replaces it.
 void register_engine(const EngineInfo& info, EngineFactory factory);
 std::vector<EngineInfo> registered_engines();
-bool engine_exists(std::string_view name);
-// Throws InputError for an unknown name or an invalid spec (size < 1, B0 on unbounded).
+// The registration of a name or alias; nullopt when unknown.
+std::optional<EngineInfo> find_engine(std::string_view name_or_alias);
+bool engine_exists(std::string_view name_or_alias);
+// The backend's default engine for a topology (its fastest); InputError naming what exists otherwise.
+std::string default_engine(std::string_view backend, Topology topology);
+// Host bytes of an engine for a spec (its host_bytes, else 2 per cell); INT64_MAX when it overflows.
+std::int64_t engine_host_bytes(std::string_view name, const BoardSpec& spec, const EngineOptions& options = {});
+
+// Creates an engine by name or alias. Throws InputError for an unknown name, an invalid spec (size < 1,
+// B0 on unbounded, a topology the engine cannot run), a parameter the engine does not declare or a
+// value it does not allow, or a bounded board over options.max_bytes.
 std::unique_ptr<Engine> create_engine(std::string_view name, const BoardSpec& spec,
                                       const EngineOptions& options = {});
 
 // The growing board behind Topology::unbounded, exposed for tests: wraps engines of `factory`
 // (created with Topology::plane) so that live cells never come within reach of the board's edge.
+// `host_bytes` prices each plane against options.max_bytes (empty: 2 bytes per cell).
 std::unique_ptr<Engine> make_unbounded(std::string name, EngineFactory factory, const BoardSpec& spec,
-                                       const EngineOptions& options);
+                                       const EngineOptions& options,
+                                       std::function<std::int64_t(const BoardSpec&, const EngineOptions&)> host_bytes = {});
+
+// Device listing, per backend (`tilelife devices`): a backend registers how to enumerate its devices.
+struct DeviceInfo {
+    std::string backend;  // "opencl"
+    std::string id;       // what EngineOptions::device takes ("0:1")
+    std::string name;
+    std::string type;     // "GPU", "CPU", ...
+    std::vector<std::pair<std::string, DescriptionValue>> properties;  // local memory, compute units, ...
+};
+struct BackendInfo {
+    std::string name;         // "opencl"
+    std::string description;  // one line
+    // Every device; throws RuntimeError (with an installation hint) when the backend finds none at all.
+    std::function<std::vector<DeviceInfo>()> devices;
+};
+void register_backend(const BackendInfo& info);
+std::vector<BackendInfo> registered_backends();
 
 }  // namespace tilelife

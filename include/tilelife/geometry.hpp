@@ -2,6 +2,7 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <vector>
 
 namespace tilelife {
 
@@ -32,6 +33,28 @@ inline Box unite(const Box& a, const Box& b) {
     const std::int64_t x0 = std::min(a.x, b.x), y0 = std::min(a.y, b.y);
     const std::int64_t x1 = std::max(a.right(), b.right()), y1 = std::max(a.bottom(), b.bottom());
     return Box{x0, y0, x1 - x0, y1 - y0};
+}
+
+// Cells in both (empty when they do not overlap).
+inline Box intersect(const Box& a, const Box& b) {
+    const std::int64_t x0 = std::max(a.x, b.x), y0 = std::max(a.y, b.y);
+    const std::int64_t x1 = std::min(a.right(), b.right()), y1 = std::min(a.bottom(), b.bottom());
+    if (x0 >= x1 || y0 >= y1) return Box{};
+    return Box{x0, y0, x1 - x0, y1 - y0};
+}
+
+// `b` with `by` more cells on every side.
+inline Box grow(const Box& b, std::int64_t by) { return Box{b.x - by, b.y - by, b.width + 2 * by, b.height + 2 * by}; }
+
+// Smallest box holding every cell (empty for no cells).
+inline Box bounding_box(const std::vector<Cell>& cells) {
+    if (cells.empty()) return Box{};
+    std::int64_t x0 = cells[0].x, x1 = cells[0].x, y0 = cells[0].y, y1 = cells[0].y;
+    for (const Cell& c : cells) {
+        x0 = std::min(x0, c.x), x1 = std::max(x1, c.x);
+        y0 = std::min(y0, c.y), y1 = std::max(y1, c.y);
+    }
+    return Box{x0, y0, x1 - x0 + 1, y1 - y0 + 1};
 }
 
 }  // namespace tilelife

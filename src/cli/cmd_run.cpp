@@ -276,8 +276,7 @@ void run(RunArgs a, int& exit_code) {
 #ifdef TILELIFE_HAVE_GIF
         if (!gif) {
             Box all;
-            for (const auto& f : kept_frames)
-                for (const Cell& c : f) all = unite(all, Box{c.x, c.y, 1, 1});
+            for (const auto& f : kept_frames) all = unite(all, bounding_box(f));
             if (all.empty()) all = Box{0, 0, 1, 1};
             image::check_gif_size(all, a.scale, static_cast<std::int64_t>(kept_frames.size()), a.gif);
             gif = std::make_unique<image::GifWriter>(a.gif, all, a.scale, 5);
@@ -292,8 +291,7 @@ void run(RunArgs a, int& exit_code) {
             image::write_board_png(a.output, *image_box, a.scale, image::cells_from_engine(*engine));
         } else {
             const std::vector<Cell> live = engine->live_cells();
-            Box all;
-            for (const Cell& c : live) all = unite(all, Box{c.x, c.y, 1, 1});
+            Box all = bounding_box(live);
             if (all.empty()) all = Box{0, 0, 1, 1};
             image::write_board_png(a.output, all, a.scale, image::cells_from_list(live));
         }

@@ -141,15 +141,10 @@ std::int64_t default_memory_budget() {
     return static_cast<std::int64_t>(pages) * page / 2;
 }
 
-void apply_memory_budget(const BoardSpec& spec, std::int64_t budget, EngineOptions& options) {
-    if (spec.topology != Topology::unbounded) {
-        const std::int64_t need = board_bytes_estimate(spec);
-        if (need > budget)
-            throw InputError("a " + std::to_string(spec.width) + "x" + std::to_string(spec.height) +
-                             " board needs about " + std::to_string(need >> 20) + " MiB, over the memory budget of " +
-                             std::to_string(budget >> 20) + " MiB (--max-memory)");
-    }
-    options.max_cells = budget / 2;
+void apply_memory_budget(const BoardSpec&, std::int64_t budget, EngineOptions& options) {
+    // create_engine refuses a bounded board over it (the engine says what it needs); unbounded boards
+    // stop growing at it.
+    options.max_bytes = budget;
 }
 
 ReadLimits read_limits_for(std::int64_t budget) {

@@ -90,6 +90,18 @@ void Engine::set_cell(std::int64_t x, std::int64_t y, bool alive) {
     write_region(Box{x, y, 1, 1}, &v);
 }
 
+EngineDescription Engine::describe() const {
+    EngineDescription d;
+    d.name = name();
+    d.backend = d.name.substr(0, d.name.find(':'));
+    return d;
+}
+
+std::optional<StepTiming> Engine::step_timed(std::int64_t generations) {
+    step(generations);
+    return std::nullopt;
+}
+
 bool Engine::get_cell(std::int64_t x, std::int64_t y) const {
     if (!extent().contains(Cell{x, y})) return false;
     std::uint8_t v = 0;

@@ -11,19 +11,12 @@
 namespace tilelife {
 namespace {
 
-Box intersect(const Box& a, const Box& b) {
-    const std::int64_t x0 = std::max(a.x, b.x), y0 = std::max(a.y, b.y);
-    const std::int64_t x1 = std::min(a.right(), b.right()), y1 = std::min(a.bottom(), b.bottom());
-    if (x0 >= x1 || y0 >= y1) return Box{};
-    return Box{x0, y0, x1 - x0, y1 - y0};
-}
-
-Box grow(const Box& b, std::int64_t by) { return Box{b.x - by, b.y - by, b.width + 2 * by, b.height + 2 * by}; }
-
 class UnboundedBoard final : public Engine {
 public:
-    UnboundedBoard(std::string name, EngineFactory factory, const BoardSpec& spec, const EngineOptions& options)
-        : name_(std::move(name)), factory_(std::move(factory)), rule_(spec.rule), options_(options) {}
+    UnboundedBoard(std::string name, EngineFactory factory, const BoardSpec& spec, const EngineOptions& options,
+                   std::function<std::int64_t(const BoardSpec&, const EngineOptions&)> host_bytes)
+        : name_(std::move(name)), factory_(std::move(factory)), host_bytes_(std::move(host_bytes)), rule_(spec.rule),
+          options_(options) {}
 
     std::string name() const override { return name_; }
     Topology topology() const override { return Topology::unbounded; }
@@ -49,8 +42,7 @@ public:
 
     void set_cells(const std::vector<Cell>& cells) override {
         if (cells.empty()) return;
-        Box b{cells[0].x, cells[0].y, 1, 1};
-        for (const Cell& c : cells) b = unite(b, Box{c.x, c.y, 1, 1});
+        const Box b = bounding_box(cells);
         live_ = unite(live_, b);
         if (!inner_ || !(intersect(b, board_) == b)) relayout(live_);
         std::vector<Cell> mine(cells.size());
@@ -81,8 +73,38 @@ public:
                         cells + (inside.y - box.y + y) * box.width + (inside.x - box.x));
     }
 
-    void step(std::int64_t n) override {
+    void step(std::int64_t n) override { advance(n, nullptr); }
+
+    std::int64_t population() const override { return inner_ ? inner_->population() : 0; }
+    std::int64_t generation() const override { return generation_; }
+
+    std::optional<StepTiming> step_timed(std::int64_t n) override {
+        std::optional<StepTiming> total;
+        advance(n, &total);
+        return total;
+    }
+
+    // The inner engine's description, in this board's coordinates (tiles repeat from the inner
+    // board's corner, which moves with every re-layout).
+    EngineDescription describe() const override {
+        EngineDescription d;
+        if (inner_) {
+            d = inner_->describe();
+        } else {
+            d.backend = name_.substr(0, name_.find(':'));
+        }
+        d.name = name_;
+        if (d.tiles) d.tiles->origin = Cell{d.tiles->origin.x + board_.x, d.tiles->origin.y + board_.y};
+        d.properties.emplace_back("board", std::to_string(board_.width) + "x" + std::to_string(board_.height));
+        return d;
+    }
+
+private:
+    // Runs n generations; with `timing`, sums the inner engine's device times (nullopt stays nullopt
+    // when the inner engine has no device clock).
+    void advance(std::int64_t n, std::optional<StepTiming>* timing) {
         while (n > 0) {
+            if (options_.interrupt && options_.interrupt->load(std::memory_order_relaxed)) return;
             if (live_.empty()) {  // nothing can be born from nothing without B0
                 generation_ += n;
                 return;
@@ -98,7 +120,15 @@ public:
                 margin = margin_of(live_);
             }
             const std::int64_t k = std::min(n, margin);
-            inner_->step(k);
+            if (timing) {
+                if (const auto t = inner_->step_timed(k)) {
+                    if (!*timing) *timing = StepTiming{};
+                    (*timing)->kernel_seconds += t->kernel_seconds;
+                    (*timing)->span_seconds += t->span_seconds;
+                }
+            } else {
+                inner_->step(k);
+            }
             generation_ += k;
             n -= k;
             // Live cells can only be within k cells of where they were: scan just that.
@@ -106,10 +136,6 @@ public:
         }
     }
 
-    std::int64_t population() const override { return inner_ ? inner_->population() : 0; }
-    std::int64_t generation() const override { return generation_; }
-
-private:
     static std::int64_t pad_for(const Box& b) { return std::max<std::int64_t>(32, std::max(b.width, b.height) / 8); }
 
     std::int64_t margin_of(const Box& b) const {
@@ -121,12 +147,18 @@ private:
     // Moves the pattern to a fresh board of `need` plus a margin on every side.
     void relayout(const Box& need) {
         const Box nb = grow(need, pad_for(need));
-        const std::int64_t cells = nb.width * nb.height;
-        if (options_.max_cells > 0 && cells > options_.max_cells)
-            throw RuntimeError("the unbounded pattern grew to a " + std::to_string(nb.width) + "x" +
-                               std::to_string(nb.height) + " board, beyond the memory budget (" +
-                               std::to_string(options_.max_cells) + " cells); raise --max-memory");
         BoardSpec spec{nb.width, nb.height, Topology::plane, rule_};
+        // The old board is still held while the new one is filled: both count.
+        if (options_.max_bytes > 0) {
+            const std::int64_t need_bytes = host_bytes_(spec, options_);
+            const std::int64_t held = inner_ ? host_bytes_(BoardSpec{board_.width, board_.height, Topology::plane, rule_}, options_) : 0;
+            if (need_bytes > options_.max_bytes - held)
+                throw RuntimeError("the unbounded pattern grew to a " + std::to_string(nb.width) + "x" +
+                                   std::to_string(nb.height) + " board, which needs about " +
+                                   std::to_string((need_bytes + held) >> 20) + " MiB on " + name_ +
+                                   " with the board it replaces, over the memory budget of " +
+                                   std::to_string(options_.max_bytes >> 20) + " MiB");
+        }
         auto fresh = factory_(spec, options_);
         const Box keep = intersect(live_, board_);
         if (inner_ && !keep.empty()) {
@@ -194,6 +226,7 @@ private:
 
     std::string name_;
     EngineFactory factory_;
+    std::function<std::int64_t(const BoardSpec&, const EngineOptions&)> host_bytes_;
     Rule rule_;
     EngineOptions options_;
     std::unique_ptr<Engine> inner_;
@@ -205,8 +238,11 @@ private:
 }  // namespace
 
 std::unique_ptr<Engine> make_unbounded(std::string name, EngineFactory factory, const BoardSpec& spec,
-                                       const EngineOptions& options) {
-    return std::make_unique<UnboundedBoard>(std::move(name), std::move(factory), spec, options);
+                                       const EngineOptions& options,
+                                       std::function<std::int64_t(const BoardSpec&, const EngineOptions&)> host_bytes) {
+    if (!host_bytes)
+        host_bytes = [name](const BoardSpec& s, const EngineOptions& o) { return engine_host_bytes(name, s, o); };
+    return std::make_unique<UnboundedBoard>(std::move(name), std::move(factory), spec, options, std::move(host_bytes));
 }
 
 }  // namespace tilelife

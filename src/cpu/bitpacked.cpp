@@ -41,15 +41,8 @@ bool simd_supported(Simd s) {
     }
 }
 
-Simd best_simd() {
-    // TILELIFE_SIMD=baseline|avx2|avx512 caps the level, for measuring each one; unsupported levels
-    // fall back to the best supported one below them.
-    Simd cap = Simd::avx512;
-    if (const char* env = std::getenv("TILELIFE_SIMD")) {
-        const std::string_view v(env);
-        if (v == "baseline") cap = Simd::baseline;
-        else if (v == "avx2") cap = Simd::avx2;
-    }
+Simd best_simd(Simd cap) {
+    // Unsupported levels fall back to the best supported one below the cap.
     if (cap == Simd::avx512 && simd_supported(Simd::avx512)) return Simd::avx512;
     if (cap != Simd::baseline && simd_supported(Simd::avx2)) return Simd::avx2;
     return Simd::baseline;
@@ -171,6 +164,15 @@ public:
     }
 
     std::string name() const override { return "cpu:bitpacked"; }
+
+    EngineDescription describe() const override {
+        EngineDescription d = Engine::describe();
+        d.threads = threads_;
+        d.host_bytes = static_cast<std::int64_t>(host_bytes(nw_, stride_, activity_ ? ntiles_ : 0));
+        d.properties.emplace_back("simd", std::string(to_string(simd_)));
+        d.properties.emplace_back("activity", activity_);
+        return d;
+    }
     Topology topology() const override { return topology_; }
     Rule rule() const override { return rule_; }
     Box extent() const override { return Box{0, 0, w_, h_}; }
@@ -744,15 +746,31 @@ std::unique_ptr<Engine> make_bitpacked(const BoardSpec& spec, const EngineOption
 }  // namespace bitpacked
 
 void register_bitpacked_engine() {
-    register_engine({"cpu:bitpacked", "one bit per cell, bit-sliced adders, SIMD (" +
-                                          std::string(bitpacked::to_string(bitpacked::best_simd())) +
-                                          ") and OpenMP row bands"},
-                    [](const BoardSpec& spec, const EngineOptions& options) -> std::unique_ptr<Engine> {
-                        bitpacked::Tuning tuning;
-                        // TILELIFE_ACTIVITY=0 turns activity tracking off, for measuring what it costs.
-                        if (const char* env = std::getenv("TILELIFE_ACTIVITY")) tuning.activity = std::string_view(env) != "0";
-                        return bitpacked::make_bitpacked(spec, options, bitpacked::best_simd(), tuning);
-                    });
+    using namespace bitpacked;
+    EngineInfo info;
+    info.name = "cpu:bitpacked";
+    info.description = "one bit per cell, bit-sliced adders, SIMD (" + std::string(to_string(best_simd())) +
+                       " here) and OpenMP row bands, settled tiles skipped";
+    info.default_for = {Topology::torus, Topology::plane, Topology::unbounded};
+    info.parameters = {
+        {"activity", "skip tiles whose neighbourhood has not changed (docs/activity.md)", {"on", "off"}, 0, 0, "on"},
+        {"simd", "widest instruction set used (capped by what this CPU has)", {"auto", "avx512", "avx2", "baseline"}, 0,
+         0, "auto"},
+    };
+    info.host_bytes = [](const BoardSpec& spec, const EngineOptions&) -> std::int64_t {
+        const auto w = static_cast<std::uint64_t>(std::max<std::int64_t>(spec.width, 1));
+        const auto h = static_cast<std::uint64_t>(std::max<std::int64_t>(spec.height, 1));
+        if (w > (std::uint64_t{1} << 40) / h) return INT64_MAX;
+        const std::size_t nw = (w + 63) / 64, stride = column_stride(h);
+        return static_cast<std::int64_t>(host_bytes(nw, stride, nw * ((h + tile_rows - 1) / tile_rows)));
+    };
+    register_engine(info, [](const BoardSpec& spec, const EngineOptions& options) -> std::unique_ptr<Engine> {
+        Tuning tuning;
+        tuning.activity = options.param("activity", "on") == "on";
+        const std::string simd = options.param("simd", "auto");
+        const Simd cap = simd == "baseline" ? Simd::baseline : simd == "avx2" ? Simd::avx2 : Simd::avx512;
+        return make_bitpacked(spec, options, best_simd(cap), tuning);
+    });
 }
 
 }  // namespace tilelife

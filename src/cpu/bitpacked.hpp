@@ -22,7 +22,13 @@ using Word = std::uint64_t;
 enum class Simd { baseline, avx2, avx512 };
 std::string_view to_string(Simd s);
 bool simd_supported(Simd s);  // by this CPU
-Simd best_simd();             // the widest supported level
+Simd best_simd(Simd cap = Simd::avx512);  // the widest supported level up to `cap`
+
+// Host bytes of a board of `columns` word columns of `stride` words (two buffers) and `tiles`
+// activity tiles (their flags and lists; 0 without tracking).
+constexpr std::size_t host_bytes(std::size_t columns, std::size_t stride, std::size_t tiles) {
+    return 2 * (columns + 1) * stride * sizeof(std::uint64_t) + tiles * 16;
+}
 
 // How several threads share a step: boards of at most blocked_max_words words synchronise every
 // sync_depth generations (private copies with overlapping rows); larger ones after every generation.

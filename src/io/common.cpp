@@ -68,15 +68,4 @@ void normalize(std::vector<Cell>& cells) {
     cells.erase(std::unique(cells.begin(), cells.end()), cells.end());
 }
 
-Box bounding_box_of(const std::vector<Cell>& cells) {
-    if (cells.empty()) return Box{};
-    std::int64_t x0 = cells.front().x, x1 = cells.front().x;
-    for (const Cell& c : cells) {
-        x0 = std::min(x0, c.x);
-        x1 = std::max(x1, c.x);
-    }
-    // Sorted by y, so the rows are the first and last cells'.
-    return Box{x0, cells.front().y, x1 - x0 + 1, cells.back().y - cells.front().y + 1};
-}
-
 }  // namespace tilelife::io

@@ -68,7 +68,6 @@ inline void add_cell(std::vector<Cell>& cells, Cell c, const ReadLimits& limits,
 
 // Sorts by (y, x) and removes duplicates.
 void normalize(std::vector<Cell>& cells);
-Box bounding_box_of(const std::vector<Cell>& sorted_cells);
 
 Pattern parse_rle(std::string_view text, const std::string& source, const ReadLimits& limits);
 Pattern parse_life105(std::string_view text, const std::string& source, const ReadLimits& limits);

@@ -70,7 +70,7 @@ Pattern parse_life105(std::string_view text, const std::string& source, const Re
         ++row;
     }
     normalize(p.cells);
-    p.frame = bounding_box_of(p.cells);
+    p.frame = bounding_box(p.cells);
     return p;
 }
 
@@ -103,7 +103,7 @@ Pattern parse_life106(std::string_view text, const std::string& source, const Re
         add_cell(p.cells, Cell{x, y}, limits, source, n);
     }
     normalize(p.cells);
-    p.frame = bounding_box_of(p.cells);
+    p.frame = bounding_box(p.cells);
     return p;
 }
 

@@ -153,12 +153,12 @@ Pattern parse_macrocell(std::string_view text, const std::string& source, const 
         const std::int64_t half = std::int64_t{1} << (root.level - 1);
         Expander(nodes, p.cells).emit(static_cast<std::int64_t>(nodes.size()), -half, -half + 1);
         normalize(p.cells);
-        const Box box = bounding_box_of(p.cells);
+        const Box box = bounding_box(p.cells);
         if (!box.empty() && (!in_range(box.x) || !in_range(box.y) || !in_range(box.x + (box.width - 1)) ||
                              !in_range(box.y + (box.height - 1))))
             fail(source, lines.number(), "cells beyond the coordinate range (|x|, |y| < 2^62)");
     }
-    p.frame = bounding_box_of(p.cells);
+    p.frame = bounding_box(p.cells);
     return p;
 }
 

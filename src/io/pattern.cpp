@@ -25,7 +25,7 @@ std::string_view to_string(PatternFormat f) {
     return "?";
 }
 
-Box Pattern::bounding_box() const { return io::bounding_box_of(cells); }
+Box Pattern::bounding_box() const { return tilelife::bounding_box(cells); }
 
 namespace {
 

@@ -50,7 +50,7 @@ public:
         // No normalize(): cells come out strictly increasing in (y, x) by construction (x only grows
         // along a row, '$' moves down at least one row and back to the left edge), so they are
         // already sorted without duplicates.
-        if (!have_header_) pattern_.frame = bounding_box_of(pattern_.cells);
+        if (!have_header_) pattern_.frame = bounding_box(pattern_.cells);
         return std::move(pattern_);
     }
 

@@ -77,7 +77,7 @@ std::string format_rle(const std::vector<Cell>& input, const std::string& rule, 
         out += "x = 0, y = 0, rule = " + rule_text + "\n!\n";
         return out;
     }
-    const Box box = io::bounding_box_of(cells);
+    const Box box = bounding_box(cells);
     out += "#CXRLE Pos=" + std::to_string(box.x) + "," + std::to_string(box.y);
     if (generation != 0) out += " Gen=" + std::to_string(generation);
     out += "\n";
@@ -115,7 +115,7 @@ std::string format_plaintext(const std::vector<Cell>& input, const std::string& 
         if (c == '\n' || c == '\r') c = ' ';
     std::string out = clean.empty() ? "!Name:\n" : "!Name: " + clean + "\n";
     if (cells.empty()) return out;
-    const Box box = io::bounding_box_of(cells);
+    const Box box = bounding_box(cells);
     std::int64_t row = box.y, col = box.x;
     for (const Cell& c : cells) {
         // Rows end at their last live cell (trailing dots dropped); empty rows are empty lines.

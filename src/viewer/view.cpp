@@ -12,13 +12,6 @@ std::int64_t floor_div(std::int64_t a, std::int64_t b) {
     return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
 }
 
-Box intersect(const Box& a, const Box& b) {
-    const std::int64_t x0 = std::max(a.x, b.x), y0 = std::max(a.y, b.y);
-    const std::int64_t x1 = std::min(a.right(), b.right()), y1 = std::min(a.bottom(), b.bottom());
-    if (x0 >= x1 || y0 >= y1) return Box{};
-    return Box{x0, y0, x1 - x0, y1 - y0};
-}
-
 }  // namespace
 
 double Camera::zoom() const { return std::ldexp(1.0, zoom_log_); }

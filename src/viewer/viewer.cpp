@@ -24,13 +24,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-Box intersect(const Box& a, const Box& b) {
-    const std::int64_t x0 = std::max(a.x, b.x), y0 = std::max(a.y, b.y);
-    const std::int64_t x1 = std::min(a.right(), b.right()), y1 = std::min(a.bottom(), b.bottom());
-    if (x0 >= x1 || y0 >= y1) return Box{};
-    return Box{x0, y0, x1 - x0, y1 - y0};
-}
-
 bool inside(const Box& inner, const Box& outer) { return intersect(inner, outer) == inner; }
 
 std::string human(double v) {

@@ -210,7 +210,7 @@ TEST_P(Unbounded, MatchesALargePlaneOnTheReferenceEngine) {
 
 TEST_P(Unbounded, GrowthBeyondTheCellLimitIsARuntimeError) {
     EngineOptions opt;
-    opt.max_cells = 200 * 200;
+    opt.max_bytes = 2 * 200 * 200;  // a 200x200 board at two bytes a cell
     MAKE_OR_SKIP(e, "B2/S", opt);  // Seeds grows at the speed of light
     e->set_cells(picture({"OO", ".O"}));
     EXPECT_THROW(e->step(500), RuntimeError);
