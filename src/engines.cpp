@@ -5,6 +5,7 @@
 
 namespace tilelife {
 void register_cpu_engines();
+void register_hashlife_engines();
 #ifdef TILELIFE_HAVE_OPENCL
 void register_opencl_engines();
 #endif
@@ -13,6 +14,7 @@ void register_builtin_engines() {
     static std::once_flag once;
     std::call_once(once, [] {
         register_cpu_engines();
+        register_hashlife_engines();
 #ifdef TILELIFE_HAVE_OPENCL
         register_opencl_engines();
 #endif

@@ -19,6 +19,8 @@
 
 namespace tilelife {
 
+class Quadtree;  // tilelife/quadtree.hpp
+
 struct BoardSpec {
     // For torus and plane: the board. For unbounded: an initial size hint (the board grows).
     std::int64_t width = 0;
@@ -128,6 +130,9 @@ public:
     // Runs `generations` steps timed by the device's clock; engines without one run them and return
     // nullopt (the caller then times the wall clock).
     virtual std::optional<StepTiming> step_timed(std::int64_t generations);
+    // The live cells as a quadtree, for engines that store one (cpu:hashlife): huge patterns are
+    // then written and counted without being listed. Null (the default): use live_cells().
+    virtual std::shared_ptr<const Quadtree> quadtree() const { return nullptr; }
 
     // Conveniences.
     void set_cell(std::int64_t x, std::int64_t y, bool alive);

@@ -2,12 +2,14 @@
 // and "random:WxH[:density[:seed]]") and writing (RLE, plaintext), kept apart from simulation.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "tilelife/geometry.hpp"
+#include "tilelife/quadtree.hpp"
 
 namespace tilelife {
 
@@ -31,14 +33,21 @@ struct Pattern {
     std::int64_t generation = 0;      // "#CXRLE Gen=" / macrocell "#G"
     std::string name;                 // "#N" line or plaintext "!Name:"
     std::vector<std::string> comments;
+    // Macrocell input: the file's tree (its cells also in `cells` unless the reader was told not
+    // to list them, ReadLimits::list_tree_cells). Huge patterns are counted, bounded, run by tree
+    // engines and written from it without ever being listed.
+    std::shared_ptr<const Quadtree> tree;
 
-    Box bounding_box() const;  // of the live cells; empty box when there are none
+    Box bounding_box() const;  // of the live cells (from the tree when it has one); empty box when none
 };
 
 // Limits that keep a hostile file from exhausting memory or time before any large allocation.
 struct ReadLimits {
     std::int64_t max_cells = std::int64_t{1} << 31;         // live cells stored
     std::int64_t max_file_bytes = std::int64_t{1} << 30;    // after decompression
+    // Macrocell: also list the tree's cells in Pattern::cells (checked against max_cells). False:
+    // only Pattern::tree, for callers that count, convert or run the tree itself.
+    bool list_tree_cells = true;
 };
 
 // Reads a file (gzip detected by its magic bytes) or a "random:WxH[:density[:seed]]" spec.
@@ -50,15 +59,21 @@ Pattern parse_pattern(std::string_view text, const std::string& source, const Re
 // Golly-identical RLE text: bounding box of the cells, "#CXRLE Pos=x,y[ Gen=g]" line, header
 // "x = W, y = H, rule = RULE", runs wrapped at 70 characters, "!" at the end.
 std::string format_rle(const std::vector<Cell>& cells, const std::string& rule, std::int64_t generation);
+// The same RLE written from a tree, row by row: never lists the cells or builds a board.
+std::string format_rle(const Quadtree& tree, const std::string& rule, std::int64_t generation);
 // Plaintext .cells: "!Name: NAME" then rows of 'O' and '.', bounding box of the cells.
 std::string format_plaintext(const std::vector<Cell>& cells, const std::string& name);
+// Golly macrocell ([M2]) text, the same bytes as bgolly 3.3 writes for this tree from the second
+// line on (the first names tilelife): "#R rule", "#G gen" when not 0, then the nodes, each once,
+// children first, numbered from 1, leaves as 8 rows of '.'/'*' ended by '$'. The root is the tree's.
+std::string format_macrocell(const Quadtree& tree, const std::string& rule, std::int64_t generation);
 
 // Writes text to `path` atomically (temp file in the same directory, then rename). Throws
 // RuntimeError on I/O failure; an existing file is left untouched then.
 void write_file_atomic(const std::string& path, std::string_view text);
 
-// Output format chosen by the file name's extension (".rle", ".cells"); InputError otherwise.
-enum class OutputFormat { rle, plaintext, png };
+// Output format chosen by the file name's extension (".rle", ".cells", ".mc", ".png"); InputError otherwise.
+enum class OutputFormat { rle, plaintext, png, macrocell };
 OutputFormat output_format_for(const std::string& path);
 
 }  // namespace tilelife

@@ -11,7 +11,7 @@ void add_convert(CLI::App& app, int& exit_code) {
     auto in = std::make_shared<std::string>();
     auto out = std::make_shared<std::string>();
     auto scale = std::make_shared<int>(1);
-    CLI::App* cmd = app.add_subcommand("convert", "convert a pattern to another format (by OUT's extension: .rle .cells .png)");
+    CLI::App* cmd = app.add_subcommand("convert", "convert a pattern to another format (by OUT's extension: .rle .cells .mc .png)");
     cmd->add_option("in", *in, "input pattern (any readable format, or random:WxH[:density[:seed]])")->required();
     cmd->add_option("out", *out, "output file")->required();
     cmd->add_option("--scale", *scale, "pixels per cell of a .png (1..64)")->default_val(1);
@@ -22,7 +22,11 @@ void add_convert(CLI::App& app, int& exit_code) {
             throw InputError(*out + ": PNG output is not available in this build (install libpng-dev and rebuild)");
 #endif
         if (*scale < 1 || *scale > 64) throw InputError("--scale must be from 1 to 64 pixels per cell");
-        const Pattern p = read_pattern(*in, read_limits_for(default_memory_budget()));
+        // Macrocell input stays a tree for .mc and .rle output (written from it, however many cells);
+        // the other formats list the cells, within the reader's cell limit.
+        ReadLimits limits = read_limits_for(default_memory_budget());
+        limits.list_tree_cells = format != OutputFormat::macrocell && format != OutputFormat::rle;
+        const Pattern p = read_pattern(*in, limits);
         if (format == OutputFormat::png) {
             // The pattern's own frame (the RLE header's box) and every live cell, black on white.
             Box area = unite(p.frame, p.bounding_box());
@@ -42,8 +46,14 @@ void add_convert(CLI::App& app, int& exit_code) {
                 throw InputError(located(*in, 0, e.what()));
             }
         }
-        write_file_atomic(*out, format == OutputFormat::rle ? format_rle(p.cells, rule, p.generation)
-                                                            : format_plaintext(p.cells, p.name.empty() ? *in : p.name));
+        if (format == OutputFormat::macrocell) {
+            const Quadtree tree = p.tree ? *p.tree : Quadtree::from_cells(p.cells);
+            write_file_atomic(*out, format_macrocell(tree, rule, p.generation));
+        } else if (format == OutputFormat::rle) {
+            write_file_atomic(*out, p.tree ? format_rle(*p.tree, rule, p.generation) : format_rle(p.cells, rule, p.generation));
+        } else {
+            write_file_atomic(*out, format_plaintext(p.cells, p.name.empty() ? *in : p.name));
+        }
         exit_code = 0;
     });
 }

@@ -17,7 +17,11 @@ void add_info(CLI::App& app, int& exit_code) {
     cmd->add_option("pattern", *path, "pattern file or random:WxH[:density[:seed]]")->required();
     cmd->add_flag("--json", *json, "print one JSON object");
     cmd->callback([path, json, &exit_code] {
-        const Pattern p = read_pattern(*path, read_limits_for(default_memory_budget()));
+        // Macrocell files are counted and bounded from their tree, never listed (issue 10).
+        ReadLimits limits = read_limits_for(default_memory_budget());
+        limits.list_tree_cells = false;
+        const Pattern p = read_pattern(*path, limits);
+        const std::string population = p.tree ? to_string_count(p.tree->population()) : std::to_string(p.cells.size());
         std::string rule = "B3/S23 (no rule given; Golly's default)";
         std::string canonical = "B3/S23";
         if (p.rule) {
@@ -33,7 +37,7 @@ void add_info(CLI::App& app, int& exit_code) {
             js << "{\"pattern\":" << json_string(*path) << ",\"format\":" << json_string(to_string(p.format))
                << ",\"name\":" << json_string(p.name) << ",\"rule\":" << json_string(canonical)
                << ",\"bounding_box\":{\"x\":" << bb.x << ",\"y\":" << bb.y << ",\"width\":" << bb.width
-               << ",\"height\":" << bb.height << "},\"population\":" << p.cells.size()
+               << ",\"height\":" << bb.height << "},\"population\":" << population
                << ",\"generation\":" << p.generation << "}";
             std::cout << js.str() << "\n";
         } else {
@@ -45,7 +49,7 @@ void add_info(CLI::App& app, int& exit_code) {
             else
                 std::printf("bounding box    x=%" PRId64 " y=%" PRId64 " width=%" PRId64 " height=%" PRId64 "\n", bb.x,
                             bb.y, bb.width, bb.height);
-            std::printf("population      %zu\n", p.cells.size());
+            std::printf("population      %s\n", population.c_str());
             if (p.generation != 0) std::printf("generation      %" PRId64 "\n", p.generation);
         }
         exit_code = 0;

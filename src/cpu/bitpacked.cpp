@@ -1,6 +1,7 @@
 // cpu:bitpacked — the engine around the bit-sliced kernel (bitpacked_kernel.cpp): board storage,
 // byte <-> bit conversion for the region calls, halos, and the OpenMP row bands.
 #include "cpu/bitpacked.hpp"
+#include "cpu/bitsliced.hpp"
 
 #include <algorithm>
 #include <array>
@@ -121,11 +122,7 @@ public:
 
         last_bit_ = static_cast<unsigned>((w_ - 1) % 64);
         tail_mask_ = last_bit_ == 63 ? ~Word{0} : (Word{1} << (last_bit_ + 1)) - 1;
-        for (int n = 0; n <= 9; ++n) {
-            const bool b = n <= 8 && rule_.next(false, n), s = n >= 1 && rule_.next(true, n - 1);
-            rules_.base[n] = b ? ~Word{0} : 0;
-            rules_.flip[n] = (b != s) ? ~Word{0} : 0;
-        }
+        bitsliced::rule_masks(rule_, rules_.base, rules_.flip);
         life_ = rule_ == Rule::life();
 
         int threads = options.threads;

@@ -6,8 +6,7 @@
 #include <bit>
 
 #include "cpu/bitpacked.hpp"
-
-#define TL_INLINE inline __attribute__((always_inline))
+#include "cpu/bitsliced.hpp"
 
 namespace tilelife::bitpacked {
 namespace {
@@ -18,40 +17,8 @@ namespace {
 constexpr std::size_t block_rows = 512;
 static_assert(block_rows % tile_rows == 0 && max_run_rows <= block_rows);
 
-// Full adder on 64 cells at once.
-TL_INLINE void add3(Word a, Word b, Word c, Word& sum, Word& carry) {
-    const Word x = a ^ b;
-    sum = x ^ c;
-    carry = (a & b) | (x & c);
-}
-
-// The next state of 64 cells from the horizontal 3-sums of the rows above, at and below (lo/hi
-// at offsets 0, 1, 2) and the centre word.
-template <bool Life>
-TL_INLINE Word next_state(const Word* __restrict lo, const Word* __restrict hi, Word centre, const Word* base,
-                          const Word* flip) {
-    Word s0, c0, t, u;
-    add3(lo[0], lo[1], lo[2], s0, c0);
-    add3(hi[0], hi[1], hi[2], t, u);
-    const Word s1 = t ^ c0, v = t & c0;  // count9 = s0 + 2 s1 + 4 (u + v)
-    if constexpr (Life) {
-        // count9 == 3, or count9 == 4 and alive (u + v == 1 exactly then).
-        return (s0 & s1 & ~(u | v)) | (centre & ~(s0 | s1) & (u ^ v));
-    } else {
-        const Word s2 = u ^ v, s3 = u & v;
-        Word leaf[10];
-        for (int i = 0; i < 10; ++i) leaf[i] = base[i] ^ (flip[i] & centre);
-        const Word l01 = leaf[0] ^ ((leaf[0] ^ leaf[1]) & s0);
-        const Word l23 = leaf[2] ^ ((leaf[2] ^ leaf[3]) & s0);
-        const Word l45 = leaf[4] ^ ((leaf[4] ^ leaf[5]) & s0);
-        const Word l67 = leaf[6] ^ ((leaf[6] ^ leaf[7]) & s0);
-        const Word l89 = leaf[8] ^ ((leaf[8] ^ leaf[9]) & s0);
-        const Word l03 = l01 ^ ((l01 ^ l23) & s1);
-        const Word l47 = l45 ^ ((l45 ^ l67) & s1);
-        const Word l07 = l03 ^ ((l03 ^ l47) & s2);
-        return l07 ^ ((l07 ^ l89) & s3);
-    }
-}
+using bitsliced::add3;
+using bitsliced::next_state;
 
 // Pass 1 of a column piece (below): the horizontal 3-sums of rows -first_row .. n of the piece.
 template <bool Edge>

@@ -1,60 +1,27 @@
-// Golly macrocell ([M2]) reader for 2-state patterns. The root node of level L (a square of side
-// 2^L) has its top-left at (-2^(L-1), -2^(L-1) + 1): Golly's documented convention puts the
-// top-left of the root's south-east child at (0, 1), and bgolly's output confirms that a cell at
-// RLE position (X, Y) lands there. Leaves are 8x8 (level 3).
+// Golly macrocell ([M2]) reader and writer for 2-state patterns. The reader builds a
+// tilelife::Quadtree with the file's own node numbers (its placement is Golly's documented one: the
+// root of level L has its top-left at (-2^(L-1), -2^(L-1) + 1), which bgolly's output confirms for
+// cells at RLE positions) and lists the cells only when asked: a 40 KB file can hold 10^8 cells.
+// Leaves are 8x8 (level 3).
 #include <algorithm>
 #include <array>
 #include <string>
+#include <unordered_map>
 
 #include "io/detail.hpp"
+#include "tilelife/rule.hpp"
 
 namespace tilelife::io {
-namespace {
-
-struct Node {
-    int level = 0;                       // 3 for a leaf
-    std::array<std::int64_t, 4> kids{};  // nw, ne, sw, se; 0 = empty (not used for leaves)
-    std::uint64_t bits = 0;              // leaf: bit (row * 8 + col)
-    std::uint64_t population = 0;        // saturates at UINT64_MAX
-};
-
-std::uint64_t sat_add(std::uint64_t a, std::uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
-
-class Expander {
-public:
-    Expander(const std::vector<Node>& nodes, std::vector<Cell>& out) : nodes_(nodes), out_(out) {}
-    void emit(std::int64_t index, std::int64_t x, std::int64_t y) {
-        const Node& node = nodes_[static_cast<std::size_t>(index - 1)];
-        if (node.level == 3) {
-            for (std::uint64_t b = node.bits; b != 0; b &= b - 1) {
-                const int bit = __builtin_ctzll(b);
-                out_.push_back(Cell{x + (bit & 7), y + (bit >> 3)});
-            }
-            return;
-        }
-        const std::int64_t half = std::int64_t{1} << (node.level - 1);
-        // Children without live cells are skipped, so the work is bounded by cells x depth even
-        // when a file shares an empty node 4^60 times.
-        for (int q = 0; q < 4; ++q)
-            if (node.kids[q] != 0 && nodes_[static_cast<std::size_t>(node.kids[q] - 1)].population != 0)
-                emit(node.kids[q], x + (q & 1) * half, y + (q >> 1) * half);
-    }
-
-private:
-    const std::vector<Node>& nodes_;
-    std::vector<Cell>& out_;
-};
-
-}  // namespace
 
 Pattern parse_macrocell(std::string_view text, const std::string& source, const ReadLimits& limits) {
     Pattern p;
     p.format = PatternFormat::macrocell;
     p.positioned = true;  // own coordinates, kept as Golly keeps them
-    std::vector<Node> nodes;
+    auto tree = std::make_shared<Quadtree>();
     Lines lines(text);
     std::string_view line;
     bool seen_magic = false;
+    int top_level = 0;  // the largest level so far
     while (lines.next(line)) {
         const std::int64_t n = lines.number();
         if (!seen_magic) {
@@ -81,9 +48,9 @@ Pattern parse_macrocell(std::string_view text, const std::string& source, const 
             }
             continue;
         }
-        Node node;
+        if (tree->nodes().size() >= std::size_t{UINT32_MAX} - 1) fail(source, n, "more than 2^32 - 2 nodes");
         if (c0 == '.' || c0 == '*' || c0 == '$') {
-            node.level = 3;
+            std::uint64_t bits = 0;
             int row = 0, col = 0;
             for (char c : line) {
                 if (c == '$') {
@@ -96,11 +63,12 @@ Pattern parse_macrocell(std::string_view text, const std::string& source, const 
                     fail(source, n, std::string("unexpected character '") + c + "' in a leaf (expected '.', '*', '$')");
                 }
                 if (row >= 8 || col >= 8) fail(source, n, "leaf larger than 8x8");
-                if (c == '*') node.bits |= std::uint64_t{1} << (row * 8 + col);
+                if (c == '*') bits |= std::uint64_t{1} << (row * 8 + col);
                 ++col;
             }
             if (row > 8 || (row == 8 && col > 0)) fail(source, n, "leaf larger than 8x8");
-            node.population = static_cast<std::uint64_t>(__builtin_popcountll(node.bits));
+            tree->add_leaf(bits);
+            top_level = std::max(top_level, Quadtree::leaf_level);
         } else if (c0 >= '0' && c0 <= '9') {
             std::int64_t v[5];
             std::string_view rest = line;
@@ -119,47 +87,124 @@ Pattern parse_macrocell(std::string_view text, const std::string& source, const 
                 fail(source, n, "node level " + std::to_string(v[0]) + " below 4 (leaves are 8x8 in 2-state files)");
             }
             // A level-63 root spans x in [-2^62, 2^62), y in [-2^62 + 1, 2^62]: the largest that
-            // (all but its edge rows and columns, checked after expansion) fits the coordinate range.
-            if (v[0] > 63) fail(source, n, "node level " + std::to_string(v[0]) + " is beyond the 64-bit coordinate range");
-            node.level = static_cast<int>(v[0]);
-            const auto count = static_cast<std::int64_t>(nodes.size());
+            // (all but its edge rows and columns, checked below) fits the coordinate range.
+            if (v[0] > Quadtree::max_level)
+                fail(source, n, "node level " + std::to_string(v[0]) + " is beyond the 64-bit coordinate range");
+            const int level = static_cast<int>(v[0]);
+            const auto count = static_cast<std::int64_t>(tree->nodes().size());
+            std::array<Quadtree::Index, 4> kids{};
             for (int q = 0; q < 4; ++q) {
                 const std::int64_t k = v[q + 1];
                 if (k == 0) continue;
+                // Only earlier nodes can be named, so no file can make a node its own descendant.
                 if (k > count)
                     fail(source, n, "node refers to node " + std::to_string(k) + ", which is not defined before it");
-                const Node& kid = nodes[static_cast<std::size_t>(k - 1)];
-                if (kid.level != node.level - 1)
-                    fail(source, n, "child node " + std::to_string(k) + " has level " + std::to_string(kid.level) +
-                                        ", expected " + std::to_string(node.level - 1));
-                node.kids[q] = k;
-                node.population = sat_add(node.population, kid.population);
+                const int kid_level = tree->node(static_cast<Quadtree::Index>(k)).level;
+                if (kid_level != level - 1)
+                    fail(source, n, "child node " + std::to_string(k) + " has level " + std::to_string(kid_level) +
+                                        ", expected " + std::to_string(level - 1));
+                kids[static_cast<std::size_t>(q)] = static_cast<Quadtree::Index>(k);
             }
+            tree->add_node(level, kids);
+            top_level = std::max(top_level, level);
         } else {
             if (is_garbage(c0)) fail(source, n, describe_byte(c0));
             fail(source, n, "unexpected line in a macrocell file '" + std::string(trim(line)) + "'");
         }
-        nodes.push_back(node);
     }
-    if (!nodes.empty()) {
-        const Node& root = nodes.back();
-        for (const Node& node : nodes)
-            if (node.level > root.level)
-                fail(source, lines.number(), "the last node (the root) is not the largest");
-        // Refuse before expanding: a small file can describe astronomically many cells.
-        if (root.population > static_cast<std::uint64_t>(limits.max_cells))
-            fail(source, lines.number(), "more than " + std::to_string(limits.max_cells) + " live cells (limit)");
-        p.cells.reserve(static_cast<std::size_t>(root.population));
-        const std::int64_t half = std::int64_t{1} << (root.level - 1);
-        Expander(nodes, p.cells).emit(static_cast<std::int64_t>(nodes.size()), -half, -half + 1);
-        normalize(p.cells);
-        const Box box = bounding_box(p.cells);
+    if (!tree->nodes().empty()) {
+        const auto root = static_cast<Quadtree::Index>(tree->nodes().size());
+        const int level = tree->node(root).level;
+        if (top_level > level) fail(source, lines.number(), "the last node (the root) is not the largest");
+        tree->set_root(root, level);
+        // Counted and bounded from the tree: work linear in the nodes, whatever the cells.
+        const Box box = tree->bounding_box();
         if (!box.empty() && (!in_range(box.x) || !in_range(box.y) || !in_range(box.x + (box.width - 1)) ||
                              !in_range(box.y + (box.height - 1))))
             fail(source, lines.number(), "cells beyond the coordinate range (|x|, |y| < 2^62)");
+        p.frame = box;
+        if (limits.list_tree_cells) {
+            // Refused before listing: a small file can describe astronomically many cells.
+            if (tree->population() > static_cast<CellCount>(limits.max_cells))
+                fail(source, lines.number(), "more than " + std::to_string(limits.max_cells) + " live cells (limit)");
+            p.cells = tree->cells();
+        }
+    } else {
+        tree->set_root(0, 4);
     }
-    p.frame = bounding_box(p.cells);
+    p.tree = std::move(tree);
     return p;
 }
 
 }  // namespace tilelife::io
+
+namespace tilelife {
+
+std::string format_macrocell(const Quadtree& tree, const std::string& rule, std::int64_t generation) {
+    std::string out = "[M2] (tilelife " TILELIFE_VERSION ")\n#R ";
+    out += rule.empty() ? Rule::life().to_string() : parse_rule(rule).to_string();
+    out += '\n';
+    if (generation > 0) out += "#G " + std::to_string(generation) + "\n";
+    // Golly's numbering: depth first (nw, ne, sw, se), each distinct square once, when first met,
+    // children before parents; empty squares are 0. Identical squares get one number even when the
+    // tree does not share them, as Golly's canonical tree would.
+    std::vector<std::uint32_t> number(tree.nodes().size() + 1, UINT32_MAX);
+    number[0] = 0;
+    std::unordered_map<std::uint64_t, std::uint32_t> leaves;
+    struct Key {
+        int level;
+        std::array<std::uint32_t, 4> kids;
+        bool operator==(const Key&) const = default;
+    };
+    struct KeyHash {
+        std::size_t operator()(const Key& k) const {
+            std::uint64_t h = static_cast<std::uint64_t>(k.level);
+            for (std::uint32_t i : k.kids) h = (h ^ i) * 0x9E3779B97F4A7C15ull;
+            return static_cast<std::size_t>(h ^ (h >> 29));
+        }
+    };
+    std::unordered_map<Key, std::uint32_t, KeyHash> nodes;
+    std::uint32_t next = 0;
+    auto write_leaf = [&](std::uint64_t bits) {
+        for (int r = 0; r < 8 && bits >> (8 * r) != 0; ++r) {
+            unsigned row = static_cast<unsigned>((bits >> (8 * r)) & 0xffu);
+            for (; row != 0; row >>= 1) out += (row & 1u) ? '*' : '.';
+            out += '$';
+        }
+        out += '\n';
+    };
+    const std::function<std::uint32_t(Quadtree::Index)> visit = [&](Quadtree::Index i) -> std::uint32_t {
+        if (number[i] != UINT32_MAX) return number[i];
+        const Quadtree::Node& n = tree.node(i);
+        std::uint32_t id = 0;
+        if (n.level == Quadtree::leaf_level) {
+            if (n.bits != 0) {
+                auto [it, fresh] = leaves.try_emplace(n.bits, next + 1);
+                if (fresh) {
+                    ++next;
+                    write_leaf(n.bits);
+                }
+                id = it->second;
+            }
+        } else {
+            Key key{n.level, {}};
+            for (int q = 0; q < 4; ++q) key.kids[static_cast<std::size_t>(q)] = visit(n.kids[static_cast<std::size_t>(q)]);
+            if (key.kids != std::array<std::uint32_t, 4>{}) {
+                auto [it, fresh] = nodes.try_emplace(key, next + 1);
+                if (fresh) {
+                    ++next;
+                    out += std::to_string(n.level) + ' ' + std::to_string(key.kids[0]) + ' ' +
+                           std::to_string(key.kids[1]) + ' ' + std::to_string(key.kids[2]) + ' ' +
+                           std::to_string(key.kids[3]) + '\n';
+                }
+                id = it->second;
+            }
+        }
+        number[i] = id;
+        return id;
+    };
+    if (tree.root() != 0) visit(tree.root());
+    return out;
+}
+
+}  // namespace tilelife

@@ -25,7 +25,10 @@ std::string_view to_string(PatternFormat f) {
     return "?";
 }
 
-Box Pattern::bounding_box() const { return tilelife::bounding_box(cells); }
+Box Pattern::bounding_box() const {
+    if (cells.empty() && tree) return tree->bounding_box();
+    return tilelife::bounding_box(cells);
+}
 
 namespace {
 

@@ -107,6 +107,58 @@ std::string format_rle(const std::vector<Cell>& input, const std::string& rule, 
     return out;
 }
 
+std::string format_rle(const Quadtree& tree, const std::string& rule, std::int64_t generation) {
+    const std::string rule_text = rule.empty() ? Rule::life().to_string() : parse_rule(rule).to_string();
+    const Box box = tree.bounding_box();
+    std::string out;
+    if (box.empty()) {
+        if (generation != 0) out += "#CXRLE Gen=" + std::to_string(generation) + "\n";
+        out += "x = 0, y = 0, rule = " + rule_text + "\n!\n";
+        return out;
+    }
+    out += "#CXRLE Pos=" + std::to_string(box.x) + "," + std::to_string(box.y);
+    if (generation != 0) out += " Gen=" + std::to_string(generation);
+    out += "\n";
+    out += "x = " + std::to_string(box.width) + ", y = " + std::to_string(box.height) + ", rule = " + rule_text + "\n";
+    // The runs of format_rle above, from the tree's rows: a run of live cells may cross pieces, so
+    // it is only written when a dead cell (or the row's end) closes it.
+    RunWriter w(out);
+    std::int64_t row = box.y;
+    tree.for_each_row([&](std::int64_t y, const std::vector<Quadtree::RowPiece>& pieces) {
+        if (y != row) w.put(y - row, '$');
+        row = y;
+        std::int64_t col = box.x, run_start = 0, run_end = 0;  // [run_start, run_end): pending live run
+        bool open = false;
+        for (const Quadtree::RowPiece& p : pieces) {
+            for (unsigned b = p.bits; b != 0;) {
+                const int start = __builtin_ctz(b);
+                const int len = __builtin_ctz(~(b >> start));
+                const std::int64_t x0 = p.x + start;
+                if (open && x0 == run_end) {
+                    run_end += len;
+                } else {
+                    if (open) {
+                        if (run_start > col) w.put(run_start - col, 'b');
+                        w.put(run_end - run_start, 'o');
+                        col = run_end;
+                    }
+                    run_start = x0;
+                    run_end = x0 + len;
+                    open = true;
+                }
+                b = len + start >= 8 ? 0u : (b >> (start + len)) << (start + len);
+            }
+        }
+        if (open) {
+            if (run_start > col) w.put(run_start - col, 'b');
+            w.put(run_end - run_start, 'o');
+        }
+    });
+    w.put(1, '!');
+    out += '\n';
+    return out;
+}
+
 std::string format_plaintext(const std::vector<Cell>& input, const std::string& name) {
     std::vector<Cell> storage;
     const std::vector<Cell>& cells = sorted_view(input, storage);
@@ -190,9 +242,10 @@ OutputFormat output_format_for(const std::string& path) {
     if (ext == ".rle") return OutputFormat::rle;
     if (ext == ".cells") return OutputFormat::plaintext;
     if (ext == ".png") return OutputFormat::png;
+    if (ext == ".mc") return OutputFormat::macrocell;
     throw InputError(located(path, 0,
                              (ext.empty() ? std::string("no file extension") : "unsupported extension '" + ext + "'") +
-                                 " for an output pattern (supported: .rle, .cells, .png)"));
+                                 " for an output pattern (supported: .rle, .cells, .mc, .png)"));
 }
 
 }  // namespace tilelife

@@ -146,7 +146,8 @@ TEST(OutputFormat, ByExtension) {
     EXPECT_EQ(output_format_for("OUT.RLE"), OutputFormat::rle);
     EXPECT_EQ(output_format_for("x.cells"), OutputFormat::plaintext);
     EXPECT_EQ(output_format_for("pic.png"), OutputFormat::png);
-    expect_input_error([] { output_format_for("out.mc"); }, {"out.mc: ", "'.mc'", ".rle, .cells, .png"});
+    EXPECT_EQ(output_format_for("big.MC"), OutputFormat::macrocell);
+    expect_input_error([] { output_format_for("out.lif"); }, {"out.lif: ", "'.lif'", ".rle, .cells, .mc, .png"});
     expect_input_error([] { output_format_for("dir/noext"); }, {"dir/noext: ", "no file extension", ".rle"});
 }
 

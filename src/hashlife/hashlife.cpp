@@ -1,0 +1,1115 @@
+// cpu:hashlife: Gosper's HashLife (docs/hashlife.md).
+//
+// Squares of side 2^level are hash-consed: one copy of each distinct square, found by its four
+// quarters. Leaves are level 4 (16x16 cells, 32 bytes); nodes (level >= 5) hold four 32-bit child
+// indices and their memoised results in 32 bytes, in one array, found through an open-addressing
+// table of indices. The result of a node of level L is its centre square 2^(L-2) generations on (or
+// 2^j, j < L - 2, for smaller steps); level-6 results come straight from the 64x64 block of its 16
+// leaves, stepped by the bit-sliced leaf kernel. Memory stays inside the budget: when the store
+// fills it is garbage-collected (keeping the pattern, the computation in progress and, when there is
+// room, the results the next steps need) and the run carries on with the same cells.
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <new>
+#include <unordered_map>
+
+#include "hashlife/hashlife.hpp"
+#include "tilelife/error.hpp"
+#include "tilelife/quadtree.hpp"
+
+namespace tilelife::hashlife {
+namespace {
+
+using Ref = std::uint32_t;
+using Wide = __int128;
+
+constexpr int kLeafLevel = 4;   // 16x16 cells
+constexpr int kMinRoot = 6;     // the root is at least a level-6 node (its grandchildren are leaves)
+constexpr int kMaxLevel = 63;   // squares of side up to 2^63; coordinates stay 64-bit
+// Live cells stay within |x|, |y| < 2^60: a level-63 root then always has room to step them.
+constexpr std::int64_t kPlane = std::int64_t{1} << 60;
+
+struct Leaf {
+    std::uint16_t row[16];  // bit x of row[y] = cell (x, y) of the square
+};
+static_assert(sizeof(Leaf) == 32);
+
+struct Node {
+    Ref kid[4];            // nw, ne, sw, se: leaves for level 5, nodes above
+    Ref res;               // centre, 2^(level-2) generations on; 0: not known
+    Ref res_slow;          // centre, 2^(tag-1) generations on (tag - 1 < level - 2); valid when tag != 0
+    std::uint8_t level;    // 5..63; 0: a free slot (kid[0] links the free list)
+    std::uint8_t tag;
+    std::uint8_t mark;
+    std::uint8_t spare;
+    std::uint32_t pop;     // live cells, saturating at UINT32_MAX
+};
+static_assert(sizeof(Node) == 32);
+
+struct Interrupted {};
+
+// A growable array in its own mapping: growth moves pages, never copies or doubles memory (mremap).
+template <class T>
+class Pool {
+public:
+    Pool() = default;
+    Pool(const Pool&) = delete;
+    Pool& operator=(const Pool&) = delete;
+    ~Pool() {
+        if (data_) ::munmap(data_, cap_ * sizeof(T));
+    }
+    T* data() const { return data_; }
+    std::size_t capacity() const { return cap_; }
+    std::size_t bytes() const { return cap_ * sizeof(T); }
+    // Grows to at least n elements, keeping the contents; new elements are zero.
+    void grow(std::size_t n) {
+        if (n <= cap_) return;
+        const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+        const std::size_t bytes = (n * sizeof(T) + page - 1) / page * page;
+        void* p = data_ ? ::mremap(data_, cap_ * sizeof(T), bytes, MREMAP_MAYMOVE)
+                        : ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+        if (bytes >= (std::size_t{4} << 20)) (void)::madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+        data_ = static_cast<T*>(p);
+        cap_ = bytes / sizeof(T);
+    }
+    // Zeroes every element (fresh pages from the kernel).
+    void clear() {
+        if (!data_) return;
+        const std::size_t n = cap_;
+        ::munmap(data_, cap_ * sizeof(T));
+        data_ = nullptr;
+        cap_ = 0;
+        grow(n);
+    }
+    T& operator[](std::size_t i) const { return data_[i]; }
+
+private:
+    T* data_ = nullptr;
+    std::size_t cap_ = 0;
+};
+
+inline std::uint64_t mix(std::uint64_t h) {
+    h ^= h >> 32;
+    h *= 0xd6e8feb86659fd93ull;
+    h ^= h >> 32;
+    return h;
+}
+inline std::uint64_t node_hash(int level, Ref a, Ref b, Ref c, Ref d) {
+    return mix(((std::uint64_t{a} << 32) | b) * 0x9E3779B97F4A7C15ull +
+               ((std::uint64_t{c} << 32) | d) * 0xC2B2AE3D27D4EB4Full + static_cast<std::uint64_t>(level));
+}
+inline std::uint64_t leaf_hash(const Leaf& l) {
+    std::uint64_t w[4];
+    std::memcpy(w, l.row, sizeof w);
+    return mix(w[0] * 0x9E3779B97F4A7C15ull ^ w[1] * 0xC2B2AE3D27D4EB4Full ^ w[2] * 0x165667B19E3779F9ull ^
+               (w[3] + 0x27D4EB2F165667C5ull));
+}
+inline bool same_leaf(const Leaf& a, const Leaf& b) { return std::memcmp(a.row, b.row, sizeof a.row) == 0; }
+inline std::uint32_t leaf_pop(const Leaf& l) {
+    std::uint64_t w[4];
+    std::memcpy(w, l.row, sizeof w);
+    return static_cast<std::uint32_t>(__builtin_popcountll(w[0]) + __builtin_popcountll(w[1]) +
+                                      __builtin_popcountll(w[2]) + __builtin_popcountll(w[3]));
+}
+inline std::uint32_t sat_add(std::uint32_t a, std::uint32_t b) { return a > UINT32_MAX - b ? UINT32_MAX : a + b; }
+
+std::int64_t physical_half() {
+    const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || page <= 0) return std::int64_t{1} << 32;
+    return static_cast<std::int64_t>(pages) * page / 2;
+}
+
+class HashlifeEngine final : public Engine {
+public:
+    HashlifeEngine(const BoardSpec& spec, const EngineOptions& options, const Tuning& tuning)
+        : rule_(spec.rule), masks_(rule_masks(spec.rule)), life_(spec.rule == Rule::life()),
+          simd_(tuning.simd == 0 ? best_leaf_simd() : tuning.simd), kernel_(leaf_kernel(simd_)),
+          interrupt_(options.interrupt) {
+        if (spec.topology != Topology::unbounded)
+            throw std::invalid_argument("cpu:hashlife runs only the unbounded plane");
+        if (spec.rule.birth & 1u) throw InputError("rule " + spec.rule.to_string() + " has B0 (not on an unbounded plane)");
+        budget_ = options.max_bytes > 0 ? options.max_bytes : physical_half();
+        limit_ = std::min(budget_, std::max<std::int64_t>(tuning.initial_bytes, 1 << 16));
+        nodes_.grow(1024);
+        leaves_.grow(1024);
+        node_table_.grow(2048);
+        leaf_table_.grow(2048);
+        leaf_mark_.assign(leaves_.capacity(), 0);
+        node_top_ = 1;  // index 0 stays unused: 0 means "none" in results
+        leaf_top_ = 1;
+        Leaf blank{};
+        empty_[kLeafLevel] = leaf(blank);
+        for (int l = kLeafLevel + 1; l <= kMaxLevel; ++l) {
+            const Ref e = empty_[l - 1];
+            empty_[l] = node(l, e, e, e, e);
+        }
+        root_ = empty_[kMinRoot];
+        level_ = kMinRoot;
+        if (bytes() > budget_)
+            throw InputError("cpu:hashlife needs at least " + std::to_string(bytes() >> 10) + " KiB (memory budget " +
+                             std::to_string(budget_ >> 10) + " KiB)");
+    }
+
+    std::string name() const override { return "cpu:hashlife"; }
+    Topology topology() const override { return Topology::unbounded; }
+    Rule rule() const override { return rule_; }
+    std::int64_t generation() const override { return generation_; }
+
+    Box extent() const override { return live_box(); }
+
+    std::int64_t population() const override {
+        const std::uint32_t p = nodes_[root_].pop;
+        if (p != UINT32_MAX) return p;
+        std::unordered_map<Ref, CellCount> memo;
+        const CellCount n = count(root_, level_, memo);
+        return n > static_cast<CellCount>(INT64_MAX) ? INT64_MAX : static_cast<std::int64_t>(n);
+    }
+
+    void step(std::int64_t generations) override {
+        if (generations < 0) throw InputError("cpu:hashlife: cannot step a negative number of generations");
+        if (generations == 0) return;
+        check_reach(generations);
+        if (root_ == empty_[level_]) {
+            generation_ += generations;
+            return;
+        }
+        // Powers of two, smallest first (as bgolly's -m does); each is one HashLife step.
+        try {
+            for (int j = 0; j < 63 && generations > 0; ++j) {
+                const std::int64_t bit = std::int64_t{1} << j;
+                if (!(generations & bit)) continue;
+                if (interrupted()) break;
+                step_pow2(j);
+                generations -= bit;
+            }
+        } catch (const Interrupted&) {
+            protect_.clear();
+        } catch (...) {
+            protect_.clear();
+            throw;
+        }
+    }
+
+    void set_cells(const std::vector<Cell>& cells) override {
+        if (cells.empty()) return;
+        GcPause pause(*this);
+        auto [tree, level] = build(cells);
+        merge(tree, level);
+    }
+
+    void write_region(const Box& box, const std::uint8_t* cells) override {
+        if (box.empty()) return;
+        std::vector<Cell> live;
+        for (std::int64_t y = 0; y < box.height; ++y)
+            for (std::int64_t x = 0; x < box.width; ++x)
+                if (cells[y * box.width + x]) live.push_back(Cell{box.x + x, box.y + y});
+        GcPause pause(*this);
+        const Cell o = origin(level_);
+        root_ = clear_box(root_, level_, o.x, o.y, box);
+        changed();
+        if (!live.empty()) {
+            auto [tree, level] = build(live);
+            merge(tree, level);
+        } else {
+            shrink();
+        }
+    }
+
+    void read_region(const Box& box, std::uint8_t* out) const override {
+        if (box.empty()) return;
+        std::memset(out, 0, static_cast<std::size_t>(box.width * box.height));
+        const Cell o = origin(level_);
+        fill(root_, level_, o.x, o.y, box, out);
+    }
+
+    std::vector<Cell> live_cells_in(const Box& box) const override {
+        const std::shared_ptr<const Quadtree> t = quadtree();
+        return t->cells(&box);
+    }
+
+    std::shared_ptr<const Quadtree> quadtree() const override {
+        if (!exported_) exported_ = std::make_shared<const Quadtree>(export_tree());
+        return exported_;
+    }
+
+    EngineDescription describe() const override {
+        EngineDescription d;
+        d.name = name();
+        d.backend = "cpu";
+        d.threads = 1;
+        d.host_bytes = bytes();
+        d.properties = {
+            {"nodes", static_cast<std::int64_t>(node_count_)},
+            {"leaves", static_cast<std::int64_t>(leaf_count_)},
+            {"bytes", bytes()},
+            {"memory budget", budget_},
+            {"collections", collections_},
+            {"step exponent", static_cast<std::int64_t>(last_j_)},
+            {"root level", static_cast<std::int64_t>(level_)},
+            {"leaf kernel", std::string(simd_ == 3 ? "avx512" : simd_ == 2 ? "avx2" : "baseline")},
+        };
+        return d;
+    }
+
+    // Replaces the cells by a tree's (set_quadtree).
+    void load(const Quadtree& t) {
+        GcPause pause(*this);
+        root_ = empty_[kMinRoot];
+        level_ = kMinRoot;
+        changed();
+        if (t.root() == 0) return;
+        const Box box = t.bounding_box();
+        check_plane(box);
+        std::vector<Ref> memo(t.nodes().size() + 1, 0);
+        // The tree's root of level L nests in the centre of ours: same placement (Golly's).
+        Ref r;
+        int level = t.level();
+        if (level < kLeafLevel) level = kLeafLevel;
+        r = import(t, t.root(), t.level(), memo);
+        // A level-3 or level-4 root: wrap it in empty squares up to the minimum root level.
+        if (t.level() == Quadtree::leaf_level) level = kLeafLevel;  // import made a centred leaf
+        while (level < kMinRoot) {
+            r = expand(r, level);
+            ++level;
+        }
+        // Trim a root larger than the plane we run (its cells are inside it, checked above).
+        while (level > kMinRoot && border_empty(r, level)) {
+            r = centre(r, level);
+            --level;
+        }
+        root_ = r;
+        level_ = level;
+        shrink();
+        changed();
+    }
+
+private:
+    // ---- the store ----
+
+    Leaf& L(Ref r) const { return leaves_[r]; }
+    Node& N(Ref r) const { return nodes_[r]; }
+    bool is_empty(Ref r, int level) const { return r == empty_[level]; }
+
+    std::int64_t bytes() const {
+        return static_cast<std::int64_t>(nodes_.bytes() + leaves_.bytes() + node_table_.bytes() + leaf_table_.bytes() +
+                                         leaf_mark_.capacity());
+    }
+
+    // Pauses collections while a caller holds references the collector cannot see (building and
+    // merging trees); the budget is checked again afterwards.
+    struct GcPause {
+        explicit GcPause(HashlifeEngine& e) : e_(e), was_(e.gc_allowed_) { e.gc_allowed_ = false; }
+        ~GcPause() { e_.gc_allowed_ = was_; }
+        HashlifeEngine& e_;
+        bool was_;
+    };
+
+    Ref leaf(const Leaf& l) {
+        const std::size_t mask = leaf_table_.capacity() - 1;
+        std::size_t slot = leaf_hash(l) & mask;
+        for (Ref s; (s = leaf_table_[slot]) != 0; slot = (slot + 1) & mask)
+            if (same_leaf(leaves_[s], l)) return s;
+        if (!leaf_free_ && leaf_top_ == leaves_.capacity()) {
+            make_room(0, 1);
+            return leaf(l);  // the table may have been rebuilt
+        }
+        Ref r;
+        if (leaf_free_) {
+            r = leaf_free_;
+            std::memcpy(&leaf_free_, leaves_[r].row, sizeof(Ref));
+            --leaf_free_count_;
+        } else {
+            r = static_cast<Ref>(leaf_top_++);
+        }
+        leaves_[r] = l;
+        leaf_table_[slot] = r;
+        if (++leaf_count_ * 2 > leaf_table_.capacity()) rebuild_leaf_table(leaf_table_.capacity() * 2);
+        return r;
+    }
+
+    Ref node(int level, Ref a, Ref b, Ref c, Ref d) {
+        const std::size_t mask = node_table_.capacity() - 1;
+        std::size_t slot = node_hash(level, a, b, c, d) & mask;
+        for (Ref s; (s = node_table_[slot]) != 0; slot = (slot + 1) & mask) {
+            const Node& n = nodes_[s];
+            if (n.kid[0] == a && n.kid[1] == b && n.kid[2] == c && n.kid[3] == d && n.level == level) return s;
+        }
+        if (!node_free_ && node_top_ == nodes_.capacity()) {
+            make_room(1, 0);
+            return node(level, a, b, c, d);
+        }
+        Ref r;
+        if (node_free_) {
+            r = node_free_;
+            node_free_ = nodes_[r].kid[0];
+            --node_free_count_;
+        } else {
+            r = static_cast<Ref>(node_top_++);
+        }
+        Node& n = nodes_[r];
+        n = Node{};
+        n.kid[0] = a, n.kid[1] = b, n.kid[2] = c, n.kid[3] = d;
+        n.level = static_cast<std::uint8_t>(level);
+        if (level == kLeafLevel + 1)
+            n.pop = sat_add(sat_add(leaf_pop(leaves_[a]), leaf_pop(leaves_[b])),
+                            sat_add(leaf_pop(leaves_[c]), leaf_pop(leaves_[d])));
+        else
+            n.pop = sat_add(sat_add(nodes_[a].pop, nodes_[b].pop), sat_add(nodes_[c].pop, nodes_[d].pop));
+        node_table_[slot] = r;
+        if (++node_count_ * 2 > node_table_.capacity()) rebuild_node_table(node_table_.capacity() * 2);
+        return r;
+    }
+
+    // A square of level `level` from four of the level below (leaves or nodes).
+    Ref square(int level, Ref a, Ref b, Ref c, Ref d) { return node(level, a, b, c, d); }
+
+    void rebuild_node_table(std::size_t cap) {
+        node_table_.clear();
+        node_table_.grow(cap);
+        const std::size_t mask = node_table_.capacity() - 1;
+        for (std::size_t i = 1; i < node_top_; ++i) {
+            const Node& n = nodes_[i];
+            if (!n.level) continue;
+            std::size_t slot = node_hash(n.level, n.kid[0], n.kid[1], n.kid[2], n.kid[3]) & mask;
+            while (node_table_[slot]) slot = (slot + 1) & mask;
+            node_table_[slot] = static_cast<Ref>(i);
+        }
+    }
+
+    void rebuild_leaf_table(std::size_t cap) {
+        leaf_table_.clear();
+        leaf_table_.grow(cap);
+        const std::size_t mask = leaf_table_.capacity() - 1;
+        std::vector<bool> is_free(leaf_top_, false);
+        for (Ref f = leaf_free_; f; std::memcpy(&f, leaves_[f].row, sizeof(Ref))) is_free[f] = true;
+        for (std::size_t i = 1; i < leaf_top_; ++i) {
+            if (is_free[i]) continue;
+            std::size_t slot = leaf_hash(leaves_[i]) & mask;
+            while (leaf_table_[slot]) slot = (slot + 1) & mask;
+            leaf_table_[slot] = static_cast<Ref>(i);
+        }
+    }
+
+    // Room for `nodes` more nodes and `leaves` more leaves without a collection: grows the arrays
+    // within the current limit, else collects (when allowed), else grows within the budget, else
+    // refuses to go on (RuntimeError: the pattern and the step in progress need more than the budget).
+    void make_room(std::size_t nodes, std::size_t leaves) {
+        auto free_nodes = [&] { return nodes_.capacity() - node_top_ + node_free_count_; };
+        auto free_leaves = [&] { return leaves_.capacity() - leaf_top_ + leaf_free_count_; };
+        auto growth = [&](std::size_t cap, std::size_t need) { return std::max(cap * 2, cap + need + 1024); };
+        auto try_grow = [&](std::int64_t limit) {
+            std::int64_t extra = 0;
+            std::size_t ncap = nodes_.capacity(), lcap = leaves_.capacity();
+            if (free_nodes() < nodes) {
+                ncap = growth(ncap, nodes);
+                extra += static_cast<std::int64_t>((ncap - nodes_.capacity()) * sizeof(Node));
+            }
+            if (free_leaves() < leaves) {
+                lcap = growth(lcap, leaves);
+                extra += static_cast<std::int64_t>((lcap - leaves_.capacity()) * (sizeof(Leaf) + 1));
+            }
+            if (extra == 0) return true;
+            if (bytes() + extra > limit) return false;
+            nodes_.grow(ncap);
+            leaves_.grow(lcap);
+            leaf_mark_.resize(leaves_.capacity(), 0);
+            return true;
+        };
+        if (try_grow(limit_)) return;
+        if (gc_allowed_) {
+            collect(true);
+            // Less than half freed: the working set is large, let the store grow next time.
+            if (2 * node_count_ > nodes_.capacity() || 2 * leaf_count_ > leaves_.capacity())
+                limit_ = std::min(budget_, limit_ * 2);
+            if (free_nodes() >= nodes && free_leaves() >= leaves && !nearly_full()) return;
+            if (try_grow(limit_)) return;
+            // Nothing more to grow into: drop the memoised results too, keep only what the pattern
+            // and the computation in progress need.
+            collect(false);
+            if (free_nodes() >= nodes && free_leaves() >= leaves && !nearly_full()) return;
+        }
+        if (try_grow(budget_)) return;
+        throw RuntimeError("cpu:hashlife: the pattern needs more than the memory budget of " +
+                           std::to_string(budget_ >> 20) + " MiB (" + std::to_string(node_count_) + " nodes, " +
+                           std::to_string(leaf_count_) + " leaves in use)");
+    }
+
+    // Under 1/16 of the store free after a collection: collections would follow each other
+    // faster than they pay.
+    bool nearly_full() const {
+        return node_count_ * 16 > nodes_.capacity() * 15 || leaf_count_ * 16 > leaves_.capacity() * 15;
+    }
+
+    // Mark and sweep. Roots: the pattern, the empty squares, the computation in progress
+    // (protect_) and, with keep_results, every result reachable from them (what the next steps of
+    // a run reuse). Freed slots go on free lists; indices of live squares never change.
+    void collect(bool keep_results) {
+        ++collections_;
+        std::vector<Ref> todo;
+        todo.reserve(4096);
+        auto push = [&](Ref r) {
+            if (!nodes_[r].mark) todo.push_back(r);
+        };
+        push(root_);
+        for (int l = kLeafLevel + 1; l <= kMaxLevel; ++l) push(empty_[l]);
+        for (Ref r : protect_) push(r);
+        leaf_mark_[empty_[kLeafLevel]] = 1;
+        while (!todo.empty()) {
+            const Ref r = todo.back();
+            todo.pop_back();
+            Node& n = nodes_[r];
+            if (n.mark) continue;
+            n.mark = 1;
+            if (n.level == kLeafLevel + 1) {
+                for (Ref k : n.kid) leaf_mark_[k] = 1;
+            } else {
+                for (Ref k : n.kid) push(k);
+            }
+            if (keep_results) {
+                if (n.res) push(n.res);
+                if (n.tag == j_ + 1 && n.res_slow) push(n.res_slow);
+            }
+        }
+        // Results that point at squares about to be freed are forgotten.
+        for (std::size_t i = 1; i < node_top_; ++i) {
+            Node& n = nodes_[i];
+            if (!n.level || !n.mark) continue;
+            if (n.res && !nodes_[n.res].mark) n.res = 0;
+            if (n.tag && !nodes_[n.res_slow].mark) n.tag = 0, n.res_slow = 0;
+        }
+        node_free_ = 0;
+        node_free_count_ = 0;
+        node_count_ = 0;
+        for (std::size_t i = node_top_; i-- > 1;) {
+            Node& n = nodes_[i];
+            if (n.level && n.mark) {
+                n.mark = 0;
+                ++node_count_;
+            } else {
+                n = Node{};
+                n.kid[0] = node_free_;
+                node_free_ = static_cast<Ref>(i);
+                ++node_free_count_;
+            }
+        }
+        leaf_free_ = 0;
+        leaf_free_count_ = 0;
+        leaf_count_ = 0;
+        for (std::size_t i = leaf_top_; i-- > 1;) {
+            if (leaf_mark_[i]) {
+                leaf_mark_[i] = 0;
+                ++leaf_count_;
+            } else {
+                Leaf& l = leaves_[i];
+                l = Leaf{};
+                std::memcpy(l.row, &leaf_free_, sizeof(Ref));
+                leaf_free_ = static_cast<Ref>(i);
+                ++leaf_free_count_;
+            }
+        }
+        rebuild_node_table(node_table_.capacity());
+        rebuild_leaf_table(leaf_table_.capacity());
+    }
+
+    // ---- stepping ----
+
+    static Cell origin(int level) {
+        const std::int64_t half = std::int64_t{1} << (level - 1);
+        return Cell{-half, 1 - half};
+    }
+
+    bool interrupted() const { return interrupt_ && interrupt_->load(std::memory_order_relaxed); }
+
+    // Refuses up front a step whose light cone (one cell a generation) could leave the plane.
+    void check_reach(std::int64_t generations) const {
+        if (root_ == empty_[level_]) return;
+        // The root square bounds the cells; only when it is not enough is the exact box needed.
+        const Cell o = origin(level_);
+        const Wide side = Wide(1) << level_;
+        auto inside = [&](Wide x0, Wide y0, Wide x1, Wide y1) {  // inclusive bounds
+            return x0 - generations > -kPlane && y0 - generations > -kPlane && x1 + generations < kPlane &&
+                   y1 + generations < kPlane;
+        };
+        if (inside(o.x, o.y, o.x + side - 1, o.y + side - 1)) return;
+        const Box b = live_box();
+        if (inside(b.x, b.y, Wide(b.x) + b.width - 1, Wide(b.y) + b.height - 1)) return;
+        throw InputError("cpu:hashlife: in " + std::to_string(generations) +
+                         " generations the pattern (bounding box x=" + std::to_string(b.x) + " y=" + std::to_string(b.y) +
+                         " width=" + std::to_string(b.width) + " height=" + std::to_string(b.height) +
+                         ") could reach beyond the plane this engine runs (|x|, |y| < 2^60): refused before running");
+    }
+
+    void step_pow2(int j) {
+        j_ = j;
+        last_j_ = j;
+        // The cells must lie in the centre quarter of a root of level >= j + 3: its centre half,
+        // 2^j generations on, is then the whole pattern.
+        while (level_ < j + 2 || !border_empty(root_, level_)) grow_root();
+        grow_root();
+        protect_.clear();
+        const Ref r = advance(root_, level_);
+        root_ = r;
+        --level_;
+        generation_ += std::int64_t{1} << j;
+        changed();
+        shrink();
+    }
+
+    void grow_root() {
+        if (level_ >= kMaxLevel) throw RuntimeError("cpu:hashlife: internal error: the root outgrew level 63");
+        root_ = expand(root_, level_);
+        ++level_;
+    }
+
+    // The square of level + 1 with `r` at its centre.
+    Ref expand(Ref r, int level) {
+        const Ref e = empty_[level - 1];
+        if (level == kLeafLevel) {
+            // A leaf: its quarters become the inner corners of four leaves.
+            make_room_for(1, 4);
+            GcPause pause(*this);
+            const Leaf l = leaves_[r];
+            Leaf q[4]{};
+            for (int y = 0; y < 8; ++y) {
+                q[0].row[8 + y] = static_cast<std::uint16_t>((l.row[y] & 0xff) << 8);
+                q[1].row[8 + y] = static_cast<std::uint16_t>(l.row[y] >> 8);
+                q[2].row[y] = static_cast<std::uint16_t>((l.row[8 + y] & 0xff) << 8);
+                q[3].row[y] = static_cast<std::uint16_t>(l.row[8 + y] >> 8);
+            }
+            const Ref a = leaf(q[0]), b = leaf(q[1]), c = leaf(q[2]), d = leaf(q[3]);
+            return node(kLeafLevel + 1, a, b, c, d);
+        }
+        const Node n = nodes_[r];
+        const std::size_t sp = protect_.size();
+        const Ref a = node(level, e, e, e, n.kid[0]);
+        protect_.push_back(a);
+        const Ref b = node(level, e, e, n.kid[1], e);
+        protect_.push_back(b);
+        const Ref c = node(level, e, n.kid[2], e, e);
+        protect_.push_back(c);
+        const Ref d = node(level, n.kid[3], e, e, e);
+        protect_.push_back(d);
+        const Ref out = node(level + 1, a, b, c, d);
+        protect_.resize(sp);
+        return out;
+    }
+
+    // Live cells only in the centre half of a square of level >= 6 (its 12 outer grandchildren empty).
+    bool border_empty(Ref r, int level) const {
+        const Node& n = nodes_[r];
+        const Ref e = empty_[level - 2];
+        static constexpr int outer[4][3] = {{0, 1, 2}, {0, 1, 3}, {0, 2, 3}, {1, 2, 3}};
+        for (int q = 0; q < 4; ++q) {
+            const Node& k = nodes_[n.kid[q]];
+            for (int g : outer[q])
+                if (k.kid[g] != e) return false;
+        }
+        return true;
+    }
+
+    Ref centre(Ref r, int level) {
+        const Node n = nodes_[r];
+        return node(level - 1, nodes_[n.kid[0]].kid[3], nodes_[n.kid[1]].kid[2], nodes_[n.kid[2]].kid[1],
+                    nodes_[n.kid[3]].kid[0]);
+    }
+
+    void shrink() {
+        while (level_ > kMinRoot && border_empty(root_, level_)) {
+            root_ = centre(root_, level_);
+            --level_;
+        }
+    }
+
+    // The centre square of `n` (level >= 6), min(2^(level-2), 2^j_) generations on.
+    Ref advance(Ref n, int level) {
+        if (n == empty_[level]) return empty_[level - 1];
+        const bool full = level - 2 <= j_;
+        {
+            const Node& x = nodes_[n];
+            if (full) {
+                if (x.res) return x.res;
+            } else if (x.tag == j_ + 1) {
+                return x.res_slow;
+            }
+        }
+        if ((++advances_ & 1023) == 0 && interrupted()) throw Interrupted{};
+        Ref r;
+        if (level == kMinRoot) r = advance_leaves(n, full ? 16 : 1 << j_);
+        else if (full) r = advance_full(n, level);
+        else r = advance_slow(n, level);
+        Node& x = nodes_[n];
+        if (full) {
+            x.res = r;
+        } else {
+            x.res_slow = r;
+            x.tag = static_cast<std::uint8_t>(j_ + 1);
+        }
+        return r;
+    }
+
+    // Level 6: the 64x64 block of the node's 16 leaves through the kernel; its centre 32x32 is the
+    // result (four new leaves and their level-5 node).
+    Ref advance_leaves(Ref n, int gens) {
+        alignas(64) std::uint64_t rows[64];
+        const Node x = nodes_[n];
+        for (int q = 0; q < 4; ++q) {
+            const Node& k = nodes_[x.kid[q]];
+            for (int g = 0; g < 4; ++g) {
+                const Leaf& l = leaves_[k.kid[g]];
+                const int R = (q >> 1) * 2 + (g >> 1), C = (q & 1) * 2 + (g & 1);
+                for (int y = 0; y < 16; ++y) {
+                    std::uint64_t& row = rows[R * 16 + y];
+                    const std::uint64_t bits = std::uint64_t{l.row[y]} << (16 * C);
+                    row = C == 0 ? bits : row | bits;
+                }
+            }
+        }
+        kernel_(rows, gens, masks_, life_);
+        Leaf out[4];
+        for (int y = 0; y < 16; ++y) {
+            out[0].row[y] = static_cast<std::uint16_t>(rows[16 + y] >> 16);
+            out[1].row[y] = static_cast<std::uint16_t>(rows[16 + y] >> 32);
+            out[2].row[y] = static_cast<std::uint16_t>(rows[32 + y] >> 16);
+            out[3].row[y] = static_cast<std::uint16_t>(rows[32 + y] >> 32);
+        }
+        // Reserve first: the four new leaves are nobody's children until the node exists.
+        make_room_for(1, 4);
+        GcPause pause(*this);
+        const Ref a = leaf(out[0]), b = leaf(out[1]), c = leaf(out[2]), d = leaf(out[3]);
+        return node(kLeafLevel + 1, a, b, c, d);
+    }
+
+    void make_room_for(std::size_t nodes, std::size_t leaves) {
+        if (nodes_.capacity() - node_top_ + node_free_count_ >= nodes &&
+            leaves_.capacity() - leaf_top_ + leaf_free_count_ >= leaves)
+            return;
+        make_room(nodes, leaves);
+    }
+
+    // Level >= 7, a full step (2^(level-2)): nine overlapping squares of level - 1 advanced by
+    // 2^(level-3), then the four squares they make advanced by 2^(level-3) again.
+    Ref advance_full(Ref n, int level) {
+        const int l1 = level - 1;
+        const Node x = nodes_[n];
+        const Node A = nodes_[x.kid[0]], B = nodes_[x.kid[1]], C = nodes_[x.kid[2]], D = nodes_[x.kid[3]];
+        const std::size_t sp = protect_.size();
+        auto keep = [&](Ref r) {
+            protect_.push_back(r);
+            return r;
+        };
+        // Advances a square made now: protected while it is computed, then only its result.
+        auto made = [&](Ref a, Ref b, Ref c, Ref d) {
+            const Ref t = node(l1, a, b, c, d);
+            protect_.push_back(t);
+            const Ref r = advance(t, l1);
+            protect_.back() = r;
+            return r;
+        };
+        const Ref r00 = keep(advance(x.kid[0], l1));
+        const Ref r01 = made(A.kid[1], B.kid[0], A.kid[3], B.kid[2]);
+        const Ref r02 = keep(advance(x.kid[1], l1));
+        const Ref r10 = made(A.kid[2], A.kid[3], C.kid[0], C.kid[1]);
+        const Ref r11 = made(A.kid[3], B.kid[2], C.kid[1], D.kid[0]);
+        const Ref r12 = made(B.kid[2], B.kid[3], D.kid[0], D.kid[1]);
+        const Ref r20 = keep(advance(x.kid[2], l1));
+        const Ref r21 = made(C.kid[1], D.kid[0], C.kid[3], D.kid[2]);
+        const Ref r22 = keep(advance(x.kid[3], l1));
+        const Ref s00 = made(r00, r01, r10, r11);
+        const Ref s01 = made(r01, r02, r11, r12);
+        const Ref s10 = made(r10, r11, r20, r21);
+        const Ref s11 = made(r11, r12, r21, r22);
+        const Ref out = node(l1, s00, s01, s10, s11);
+        protect_.resize(sp);
+        return out;
+    }
+
+    // Level >= 7, a slow step (2^j_, j_ < level - 2): the nine overlapping squares of level - 2
+    // at their centres, not advanced; the four squares of level - 1 they make advanced by 2^j_.
+    Ref advance_slow(Ref n, int level) {
+        Ref E[8][8];  // the level - 3 squares of n
+        const Node x = nodes_[n];
+        for (int q = 0; q < 4; ++q) {
+            const Node& k = nodes_[x.kid[q]];
+            for (int g = 0; g < 4; ++g) {
+                const Node& gg = nodes_[k.kid[g]];
+                for (int e = 0; e < 4; ++e)
+                    E[(q >> 1) * 4 + (g >> 1) * 2 + (e >> 1)][(q & 1) * 4 + (g & 1) * 2 + (e & 1)] = gg.kid[e];
+            }
+        }
+        const std::size_t sp = protect_.size();
+        Ref c[3][3];
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j) {
+                c[i][j] = node(level - 2, E[2 * i + 1][2 * j + 1], E[2 * i + 1][2 * j + 2], E[2 * i + 2][2 * j + 1],
+                               E[2 * i + 2][2 * j + 2]);
+                protect_.push_back(c[i][j]);
+            }
+        Ref s[2][2];
+        for (int a = 0; a < 2; ++a)
+            for (int b = 0; b < 2; ++b) {
+                const Ref t = node(level - 1, c[a][b], c[a][b + 1], c[a + 1][b], c[a + 1][b + 1]);
+                protect_.push_back(t);
+                s[a][b] = advance(t, level - 1);
+                protect_.back() = s[a][b];
+            }
+        const Ref out = node(level - 1, s[0][0], s[0][1], s[1][0], s[1][1]);
+        protect_.resize(sp);
+        return out;
+    }
+
+    // ---- cells in and out ----
+
+    void changed() {
+        exported_.reset();
+        box_valid_ = false;
+    }
+
+    static void check_plane(const Box& b) {
+        if (b.empty()) return;
+        if (b.x <= -kPlane || b.y <= -kPlane || Wide(b.x) + b.width > kPlane || Wide(b.y) + b.height > kPlane)
+            throw InputError("cpu:hashlife runs cells with |x|, |y| < 2^60; the pattern spans x=" + std::to_string(b.x) +
+                             " y=" + std::to_string(b.y) + " width=" + std::to_string(b.width) +
+                             " height=" + std::to_string(b.height));
+    }
+
+    // A tree of these cells (its root centred, level >= kMinRoot).
+    std::pair<Ref, int> build(const std::vector<Cell>& cells) {
+        const Box box = tilelife::bounding_box(cells);
+        check_plane(box);
+        const int level = root_level_for(box, kMinRoot);
+        const Cell o = origin(level);
+        struct Bit {
+            std::uint64_t kx, ky;
+            unsigned x, y;
+        };
+        std::vector<Bit> bits;
+        bits.reserve(cells.size());
+        for (const Cell& c : cells) {
+            const auto ux = static_cast<std::uint64_t>(c.x) - static_cast<std::uint64_t>(o.x);
+            const auto uy = static_cast<std::uint64_t>(c.y) - static_cast<std::uint64_t>(o.y);
+            bits.push_back(Bit{ux >> 4, uy >> 4, static_cast<unsigned>(ux & 15), static_cast<unsigned>(uy & 15)});
+        }
+        std::sort(bits.begin(), bits.end(),
+                  [](const Bit& a, const Bit& b) { return a.ky != b.ky ? a.ky < b.ky : a.kx < b.kx; });
+        struct Item {
+            std::uint64_t kx, ky;
+            Ref r;
+        };
+        std::vector<Item> items;
+        for (std::size_t i = 0; i < bits.size();) {
+            Leaf l{};
+            std::size_t j = i;
+            for (; j < bits.size() && bits[j].kx == bits[i].kx && bits[j].ky == bits[i].ky; ++j)
+                l.row[bits[j].y] = static_cast<std::uint16_t>(l.row[bits[j].y] | (1u << bits[j].x));
+            items.push_back(Item{bits[i].kx, bits[i].ky, leaf(l)});
+            i = j;
+        }
+        for (int lv = kLeafLevel + 1; lv <= level; ++lv) {
+            std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
+                return (a.ky >> 1) != (b.ky >> 1) ? (a.ky >> 1) < (b.ky >> 1) : (a.kx >> 1) < (b.kx >> 1);
+            });
+            std::vector<Item> up;
+            const Ref e = empty_[lv - 1];
+            for (std::size_t i = 0; i < items.size();) {
+                Ref k[4] = {e, e, e, e};
+                std::size_t j = i;
+                for (; j < items.size() && (items[j].kx >> 1) == (items[i].kx >> 1) &&
+                       (items[j].ky >> 1) == (items[i].ky >> 1);
+                     ++j)
+                    k[((items[j].ky & 1) << 1) | (items[j].kx & 1)] = items[j].r;
+                up.push_back(Item{items[i].kx >> 1, items[i].ky >> 1, node(lv, k[0], k[1], k[2], k[3])});
+                i = j;
+            }
+            items.swap(up);
+        }
+        return {items.front().r, level};
+    }
+
+    // root_ |= tree (both centred).
+    void merge(Ref tree, int level) {
+        while (level_ < level) grow_root();
+        while (level < level_) {
+            tree = expand(tree, level);
+            ++level;
+        }
+        std::unordered_map<std::uint64_t, Ref> memo;
+        root_ = unite(root_, tree, level_, memo);
+        changed();
+        shrink();
+    }
+
+    Ref unite(Ref a, Ref b, int level, std::unordered_map<std::uint64_t, Ref>& memo) {
+        if (a == b || is_empty(b, level)) return a;
+        if (is_empty(a, level)) return b;
+        if (level == kLeafLevel) {
+            Leaf l = leaves_[a];
+            const Leaf& m = leaves_[b];
+            for (int y = 0; y < 16; ++y) l.row[y] = static_cast<std::uint16_t>(l.row[y] | m.row[y]);
+            return leaf(l);
+        }
+        const std::uint64_t key = (std::uint64_t{a} << 32) | b;
+        if (const auto it = memo.find(key); it != memo.end()) return it->second;
+        const Node x = nodes_[a], y = nodes_[b];
+        Ref k[4];
+        for (int q = 0; q < 4; ++q) k[q] = unite(x.kid[q], y.kid[q], level - 1, memo);
+        const Ref r = node(level, k[0], k[1], k[2], k[3]);
+        memo.emplace(key, r);
+        return r;
+    }
+
+    Ref clear_box(Ref r, int level, std::int64_t x, std::int64_t y, const Box& box) {
+        if (is_empty(r, level)) return r;
+        const Wide side = Wide(1) << level;
+        const Wide bx1 = Wide(box.x) + box.width, by1 = Wide(box.y) + box.height;
+        if (x >= bx1 || y >= by1 || Wide(x) + side <= box.x || Wide(y) + side <= box.y) return r;
+        if (x >= box.x && y >= box.y && Wide(x) + side <= bx1 && Wide(y) + side <= by1) return empty_[level];
+        if (level == kLeafLevel) {
+            Leaf l = leaves_[r];
+            for (int yy = 0; yy < 16; ++yy)
+                for (int xx = 0; xx < 16; ++xx)
+                    if (box.contains(Cell{x + xx, y + yy})) l.row[yy] = static_cast<std::uint16_t>(l.row[yy] & ~(1u << xx));
+            return leaf(l);
+        }
+        const std::int64_t half = std::int64_t{1} << (level - 1);
+        const Node n = nodes_[r];
+        Ref k[4];
+        for (int q = 0; q < 4; ++q) k[q] = clear_box(n.kid[q], level - 1, x + (q & 1) * half, y + (q >> 1) * half, box);
+        return node(level, k[0], k[1], k[2], k[3]);
+    }
+
+    void fill(Ref r, int level, std::int64_t x, std::int64_t y, const Box& box, std::uint8_t* out) const {
+        if (is_empty(r, level)) return;
+        const Wide side = Wide(1) << level;
+        if (x >= Wide(box.x) + box.width || y >= Wide(box.y) + box.height || Wide(x) + side <= box.x ||
+            Wide(y) + side <= box.y)
+            return;
+        if (level == kLeafLevel) {
+            const Leaf& l = leaves_[r];
+            for (int yy = 0; yy < 16; ++yy)
+                for (unsigned bits = l.row[yy]; bits; bits &= bits - 1) {
+                    const Cell c{x + __builtin_ctz(bits), y + yy};
+                    if (box.contains(c)) out[(c.y - box.y) * box.width + (c.x - box.x)] = 1;
+                }
+            return;
+        }
+        const std::int64_t half = std::int64_t{1} << (level - 1);
+        const Node& n = nodes_[r];
+        for (int q = 0; q < 4; ++q) fill(n.kid[q], level - 1, x + (q & 1) * half, y + (q >> 1) * half, box, out);
+    }
+
+    CellCount count(Ref r, int level, std::unordered_map<Ref, CellCount>& memo) const {
+        if (level == kLeafLevel) return leaf_pop(leaves_[r]);
+        const Node& n = nodes_[r];
+        if (n.pop != UINT32_MAX) return n.pop;
+        if (const auto it = memo.find(r); it != memo.end()) return it->second;
+        CellCount s = 0;
+        for (Ref k : n.kid) s += count(k, level - 1, memo);
+        memo.emplace(r, s);
+        return s;
+    }
+
+    struct Extent {
+        std::int64_t x0 = INT64_MAX, x1 = INT64_MIN, y0 = INT64_MAX, y1 = INT64_MIN;  // inclusive, in the square
+        bool any() const { return x0 <= x1; }
+    };
+
+    Extent extent_of(Ref r, int level, std::unordered_map<Ref, Extent>& memo) const {
+        Extent e;
+        if (is_empty(r, level)) return e;
+        if (level == kLeafLevel) {
+            const Leaf& l = leaves_[r];
+            for (int y = 0; y < 16; ++y) {
+                if (!l.row[y]) continue;
+                e.y0 = std::min<std::int64_t>(e.y0, y);
+                e.y1 = y;
+                e.x0 = std::min<std::int64_t>(e.x0, __builtin_ctz(l.row[y]));
+                e.x1 = std::max<std::int64_t>(e.x1, 31 - __builtin_clz(l.row[y]));
+            }
+            return e;
+        }
+        if (const auto it = memo.find(r); it != memo.end()) return it->second;
+        const std::int64_t half = std::int64_t{1} << (level - 1);
+        const Node& n = nodes_[r];
+        for (int q = 0; q < 4; ++q) {
+            const Extent k = extent_of(n.kid[q], level - 1, memo);
+            if (!k.any()) continue;
+            const std::int64_t dx = (q & 1) * half, dy = (q >> 1) * half;
+            e.x0 = std::min(e.x0, k.x0 + dx), e.x1 = std::max(e.x1, k.x1 + dx);
+            e.y0 = std::min(e.y0, k.y0 + dy), e.y1 = std::max(e.y1, k.y1 + dy);
+        }
+        memo.emplace(r, e);
+        return e;
+    }
+
+    Box live_box() const {
+        if (box_valid_) return box_;
+        std::unordered_map<Ref, Extent> memo;
+        const Extent e = extent_of(root_, level_, memo);
+        const Cell o = origin(level_);
+        box_ = e.any() ? Box{o.x + e.x0, o.y + e.y0, e.x1 - e.x0 + 1, e.y1 - e.y0 + 1} : Box{};
+        box_valid_ = true;
+        return box_;
+    }
+
+    Ref import(const Quadtree& t, Quadtree::Index i, int level, std::vector<Ref>& memo) {
+        if (i == 0) return level == Quadtree::leaf_level ? 0 : empty_[level];
+        if (memo[i]) return memo[i];
+        const Quadtree::Node& n = t.node(i);
+        Ref r;
+        if (level == Quadtree::leaf_level) {
+            // A level-3 root alone: centre its 8x8 cells in a leaf (the placements nest).
+            Leaf l{};
+            for (int y = 0; y < 8; ++y) l.row[4 + y] = static_cast<std::uint16_t>(((n.bits >> (8 * y)) & 0xff) << 4);
+            r = leaf(l);
+        } else if (level == kLeafLevel) {
+            Leaf l{};
+            for (int q = 0; q < 4; ++q) {
+                const std::uint64_t bits = n.kids[q] ? t.node(n.kids[q]).bits : 0;
+                for (int y = 0; y < 8; ++y)
+                    l.row[(q >> 1) * 8 + y] = static_cast<std::uint16_t>(
+                        l.row[(q >> 1) * 8 + y] | (((bits >> (8 * y)) & 0xff) << ((q & 1) * 8)));
+            }
+            r = leaf(l);
+        } else {
+            Ref k[4];
+            for (int q = 0; q < 4; ++q) k[q] = import(t, n.kids[q], level - 1, memo);
+            r = node(level, k[0], k[1], k[2], k[3]);
+        }
+        memo[i] = r;
+        return r;
+    }
+
+    // The pattern as a shared Quadtree, its root the smallest of level >= 4 holding the cells
+    // (what Golly writes after a run).
+    Quadtree export_tree() const {
+        Quadtree t;
+        if (is_empty(root_, level_)) {
+            t.set_root(0, 4);
+            return t;
+        }
+        const int want = std::max(4, root_level_for(live_box(), 4));
+        std::unordered_map<Ref, Quadtree::Index> node_ids, leaf_node_ids;
+        std::unordered_map<std::uint64_t, Quadtree::Index> leaf_ids;
+        auto quarter = [&](std::uint64_t bits) -> Quadtree::Index {
+            if (!bits) return 0;
+            auto [it, fresh] = leaf_ids.try_emplace(bits, 0);
+            if (fresh) it->second = t.add_leaf(bits);
+            return it->second;
+        };
+        const std::function<Quadtree::Index(Ref, int)> out = [&](Ref r, int level) -> Quadtree::Index {
+            if (is_empty(r, level)) return 0;
+            auto& ids = level == kLeafLevel ? leaf_node_ids : node_ids;
+            if (const auto it = ids.find(r); it != ids.end()) return it->second;
+            std::array<Quadtree::Index, 4> k{};
+            if (level == kLeafLevel) {
+                const Leaf& l = leaves_[r];
+                for (int q = 0; q < 4; ++q) {
+                    std::uint64_t bits = 0;
+                    for (int y = 0; y < 8; ++y)
+                        bits |= static_cast<std::uint64_t>((l.row[(q >> 1) * 8 + y] >> ((q & 1) * 8)) & 0xff) << (8 * y);
+                    k[q] = quarter(bits);
+                }
+            } else {
+                const Node& n = nodes_[r];
+                for (int q = 0; q < 4; ++q) k[q] = out(n.kid[q], level - 1);
+            }
+            const Quadtree::Index id = t.add_node(level, k);
+            ids.emplace(r, id);
+            return id;
+        };
+        // Descend through centres to the wanted level (the cells are in every centre on the way).
+        if (want >= level_) {
+            t.set_root(out(root_, level_), level_);
+            return t;
+        }
+        // Centre squares of the root, built from its grandchildren down to `want`.
+        std::array<Ref, 4> ring = {nodes_[root_].kid[0], nodes_[root_].kid[1], nodes_[root_].kid[2],
+                                   nodes_[root_].kid[3]};
+        int level = level_;
+        // A centre of level L - 1 is the four inner grandchildren; keep taking inner parts.
+        std::array<Ref, 4> inner = {nodes_[ring[0]].kid[3], nodes_[ring[1]].kid[2], nodes_[ring[2]].kid[1],
+                                    nodes_[ring[3]].kid[0]};
+        --level;  // `inner` are the quarters of the centre of level `level`
+        while (level > want) {
+            // The centre of the square with quarters `inner`: the inner quarter of each.
+            if (level - 1 <= kLeafLevel) break;
+            inner = {nodes_[inner[0]].kid[3], nodes_[inner[1]].kid[2], nodes_[inner[2]].kid[1], nodes_[inner[3]].kid[0]};
+            --level;
+        }
+        if (level > want) {
+            // want == 4 and level == 5: the centre leaf from the four leaf quarters.
+            const Leaf &a = leaves_[inner[0]], &b = leaves_[inner[1]], &c = leaves_[inner[2]], &d = leaves_[inner[3]];
+            std::array<Quadtree::Index, 4> k{};
+            auto q8 = [](const Leaf& l, int qy, int qx) {
+                std::uint64_t bits = 0;
+                for (int y = 0; y < 8; ++y)
+                    bits |= static_cast<std::uint64_t>((l.row[qy * 8 + y] >> (qx * 8)) & 0xff) << (8 * y);
+                return bits;
+            };
+            k[0] = quarter(q8(a, 1, 1));
+            k[1] = quarter(q8(b, 1, 0));
+            k[2] = quarter(q8(c, 0, 1));
+            k[3] = quarter(q8(d, 0, 0));
+            t.set_root(t.add_node(kLeafLevel, k), kLeafLevel);
+            return t;
+        }
+        std::array<Quadtree::Index, 4> k{};
+        for (int q = 0; q < 4; ++q) k[q] = out(inner[q], level - 1);
+        t.set_root(t.add_node(level, k), level);
+        return t;
+    }
+
+    // ---- state ----
+    Rule rule_;
+    bitpacked::RuleMasks masks_;
+    bool life_;
+    int simd_;
+    LeafKernel kernel_;
+    const std::atomic<bool>* interrupt_;
+
+    Pool<Node> nodes_;
+    Pool<Leaf> leaves_;
+    Pool<Ref> node_table_, leaf_table_;
+    std::vector<std::uint8_t> leaf_mark_;
+    std::size_t node_top_ = 1, leaf_top_ = 1, node_count_ = 0, leaf_count_ = 0;
+    std::size_t node_free_count_ = 0, leaf_free_count_ = 0;
+    Ref node_free_ = 0, leaf_free_ = 0;
+    std::int64_t budget_ = 0, limit_ = 0;
+    bool gc_allowed_ = true;
+    std::int64_t collections_ = 0;
+    std::vector<Ref> protect_;
+
+    Ref empty_[kMaxLevel + 1]{};
+    Ref root_ = 0;
+    int level_ = kMinRoot;
+    int j_ = 0, last_j_ = 0;
+    std::uint64_t advances_ = 0;
+    std::int64_t generation_ = 0;
+
+    mutable std::shared_ptr<const Quadtree> exported_;
+    mutable Box box_;
+    mutable bool box_valid_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Engine> make_hashlife(const BoardSpec& spec, const EngineOptions& options, const Tuning& tuning) {
+    return std::make_unique<HashlifeEngine>(spec, options, tuning);
+}
+
+bool load_tree(Engine& engine, const Quadtree& tree) {
+    if (auto* h = dynamic_cast<HashlifeEngine*>(&engine)) {
+        h->load(tree);
+        return true;
+    }
+    return false;
+}
+
+}  // namespace tilelife::hashlife

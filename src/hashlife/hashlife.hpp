@@ -1,0 +1,38 @@
+// cpu:hashlife — Gosper's HashLife on the unbounded plane, and cpu:auto, which picks it or
+// cpu:bitpacked by the job. Internal header: the engines register themselves; tests use
+// make_hashlife() with small tables to force collections. Design notes: docs/hashlife.md.
+#pragma once
+#include <cstdint>
+#include <memory>
+
+#include "cpu/bitpacked.hpp"
+#include "tilelife/engine.hpp"
+
+namespace tilelife {
+
+void register_hashlife_engines();  // called from register_builtin_engines()
+
+namespace hashlife {
+
+// How the node store grows and collects. The defaults suit real runs; tests shrink them.
+struct Tuning {
+    // Bytes the store may use before its first collection (it doubles, up to the engine's memory
+    // budget, when a collection frees less than half of it).
+    std::int64_t initial_bytes = std::int64_t{64} << 20;
+    // The level-6 leaf kernel's instruction set: 0 = the best this CPU has, 1 = baseline, 2 = AVX2,
+    // 3 = AVX-512 (tests run each supported one).
+    int simd = 0;
+};
+
+std::unique_ptr<Engine> make_hashlife(const BoardSpec& spec, const EngineOptions& options, const Tuning& tuning = {});
+
+// The leaf kernel: 64 rows of 64 cells (bit x of rows[y] = cell (x, y)) run `gens` (1..16)
+// generations of a rule given as cpu:bitpacked's masks (`life`: B3/S23, masks unused); rows
+// 16..47, bits 16..47 are then exact (the rest is scratch).
+using LeafKernel = void (*)(std::uint64_t* rows, int gens, const bitpacked::RuleMasks& rule, bool life);
+bitpacked::RuleMasks rule_masks(const Rule& rule);
+LeafKernel leaf_kernel(int simd);  // simd as in Tuning; throws RuntimeError when unsupported
+int best_leaf_simd();
+
+}  // namespace hashlife
+}  // namespace tilelife

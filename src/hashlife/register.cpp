@@ -1,0 +1,37 @@
+// Registration of cpu:hashlife (and tree loading for set_quadtree).
+#include "hashlife/hashlife.hpp"
+#include "tilelife/error.hpp"
+#include "tilelife/quadtree.hpp"
+
+namespace tilelife {
+namespace hashlife {
+bool load_tree(Engine& engine, const Quadtree& tree);  // hashlife.cpp
+}
+
+bool set_quadtree(Engine& engine, const Quadtree& tree) { return hashlife::load_tree(engine, tree); }
+
+void register_hashlife_engines() {
+    using namespace hashlife;
+    EngineInfo info;
+    info.name = "cpu:hashlife";
+    info.description = "Gosper's HashLife: memoised quadtree, huge generation counts on the unbounded plane (" +
+                       std::string(best_leaf_simd() == 3 ? "avx512" : best_leaf_simd() == 2 ? "avx2" : "baseline") +
+                       " leaf kernel)";
+    info.native_unbounded = true;
+    info.bounded = false;
+    info.parameters = {
+        {"simd", "widest instruction set of the leaf kernel (capped by what this CPU has)",
+         {"auto", "avx512", "avx2", "baseline"}, 0, 0, "auto"},
+    };
+    // What the store starts with; it grows inside the memory budget as the pattern needs.
+    info.host_bytes = [](const BoardSpec&, const EngineOptions&) -> std::int64_t { return std::int64_t{1} << 20; };
+    register_engine(info, [](const BoardSpec& spec, const EngineOptions& options) -> std::unique_ptr<Engine> {
+        Tuning tuning;
+        const std::string simd = options.param("simd", "auto");
+        const int cap = simd == "baseline" ? 1 : simd == "avx2" ? 2 : 3;
+        tuning.simd = std::min(cap, best_leaf_simd());
+        return make_hashlife(spec, options, tuning);
+    });
+}
+
+}  // namespace tilelife

@@ -1,0 +1,315 @@
+// tilelife::Quadtree: counting, bounding and listing the cells of a tree without expanding it, and
+// building a shared tree from a cell list.
+#include "tilelife/quadtree.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <unordered_map>
+
+#include "tilelife/error.hpp"
+
+namespace tilelife {
+
+std::string to_string_count(CellCount n) {
+    if (n == 0) return "0";
+    std::string s;
+    while (n > 0) {
+        s += static_cast<char>('0' + static_cast<int>(n % 10));
+        n /= 10;
+    }
+    std::reverse(s.begin(), s.end());
+    return s;
+}
+
+Quadtree::Index Quadtree::add_leaf(std::uint64_t bits) {
+    if (nodes_.size() >= UINT32_MAX - 1) throw std::length_error("quadtree: too many nodes");
+    Node n;
+    n.bits = bits;
+    n.level = leaf_level;
+    nodes_.push_back(n);
+    return static_cast<Index>(nodes_.size());
+}
+
+Quadtree::Index Quadtree::add_node(int level, const std::array<Index, 4>& kids) {
+    if (level <= leaf_level || level > max_level) throw std::invalid_argument("quadtree: bad node level");
+    if (nodes_.size() >= UINT32_MAX - 1) throw std::length_error("quadtree: too many nodes");
+    for (Index k : kids)
+        if (k != 0 && (k > nodes_.size() || nodes_[k - 1].level != level - 1))
+            throw std::invalid_argument("quadtree: a child must be an earlier node of the level below");
+    Node n;
+    n.kids = kids;
+    n.level = level;
+    nodes_.push_back(n);
+    return static_cast<Index>(nodes_.size());
+}
+
+void Quadtree::set_root(Index root, int level) {
+    if (level < leaf_level || level > max_level || root > nodes_.size() || (root != 0 && node(root).level != level))
+        throw std::invalid_argument("quadtree: bad root");
+    root_ = root;
+    level_ = level;
+}
+
+Cell Quadtree::origin() const {
+    const std::int64_t half = std::int64_t{1} << (level_ - 1);
+    return Cell{-half, 1 - half};
+}
+
+CellCount Quadtree::population() const {
+    if (root_ == 0) return 0;
+    // Children come first: one pass in index order fills every node's count.
+    std::vector<CellCount> pop(root_ + 1, 0);
+    for (Index i = 1; i <= root_; ++i) {
+        const Node& n = nodes_[i - 1];
+        if (n.level == leaf_level) {
+            pop[i] = static_cast<CellCount>(__builtin_popcountll(n.bits));
+        } else {
+            CellCount s = 0;
+            for (Index k : n.kids) s += pop[k];
+            pop[i] = s;
+        }
+    }
+    return pop[root_];
+}
+
+namespace {
+
+// Extremes of the live cells of a node, relative to its top-left (side <= 2^63).
+struct Extent {
+    std::uint64_t x0 = UINT64_MAX, x1 = 0, y0 = UINT64_MAX, y1 = 0;
+    bool any() const { return x0 != UINT64_MAX; }
+};
+
+// Which nodes hold at least one live cell (a file may spell out empty subtrees).
+std::vector<bool> nonempty_nodes(const std::vector<Quadtree::Node>& nodes, Quadtree::Index last) {
+    std::vector<bool> live(last + 1, false);
+    for (Quadtree::Index i = 1; i <= last; ++i) {
+        const Quadtree::Node& n = nodes[i - 1];
+        if (n.level == Quadtree::leaf_level) {
+            live[i] = n.bits != 0;
+        } else {
+            bool any = false;
+            for (Quadtree::Index k : n.kids) any = any || live[k];
+            live[i] = any;
+        }
+    }
+    return live;
+}
+
+}  // namespace
+
+Box Quadtree::bounding_box() const {
+    if (root_ == 0) return Box{};
+    std::vector<Extent> ext(root_ + 1);
+    for (Index i = 1; i <= root_; ++i) {
+        const Node& n = nodes_[i - 1];
+        Extent e;
+        if (n.level == leaf_level) {
+            for (int r = 0; r < 8; ++r) {
+                const auto row = static_cast<std::uint64_t>((n.bits >> (8 * r)) & 0xffu);
+                if (!row) continue;
+                e.y0 = std::min<std::uint64_t>(e.y0, static_cast<std::uint64_t>(r));
+                e.y1 = std::max<std::uint64_t>(e.y1, static_cast<std::uint64_t>(r));
+                e.x0 = std::min<std::uint64_t>(e.x0, static_cast<std::uint64_t>(__builtin_ctzll(row)));
+                e.x1 = std::max<std::uint64_t>(e.x1, static_cast<std::uint64_t>(63 - __builtin_clzll(row)));
+            }
+        } else {
+            const std::uint64_t half = std::uint64_t{1} << (n.level - 1);
+            for (int q = 0; q < 4; ++q) {
+                const Extent& k = ext[n.kids[q]];
+                if (!k.any()) continue;
+                const std::uint64_t dx = (q & 1) ? half : 0, dy = (q & 2) ? half : 0;
+                e.x0 = std::min(e.x0, k.x0 + dx);
+                e.x1 = std::max(e.x1, k.x1 + dx);
+                e.y0 = std::min(e.y0, k.y0 + dy);
+                e.y1 = std::max(e.y1, k.y1 + dy);
+            }
+        }
+        ext[i] = e;
+    }
+    const Extent& e = ext[root_];
+    if (!e.any()) return Box{};
+    if (e.x1 - e.x0 >= static_cast<std::uint64_t>(INT64_MAX) || e.y1 - e.y0 >= static_cast<std::uint64_t>(INT64_MAX))
+        throw RuntimeError("the pattern's bounding box is wider than 2^63 - 1 cells");
+    const Cell o = origin();
+    // Offsets < 2^63 from an origin >= -2^62: the sums stay within int64.
+    return Box{static_cast<std::int64_t>(static_cast<std::uint64_t>(o.x) + e.x0),
+               static_cast<std::int64_t>(static_cast<std::uint64_t>(o.y) + e.y0),
+               static_cast<std::int64_t>(e.x1 - e.x0 + 1), static_cast<std::int64_t>(e.y1 - e.y0 + 1)};
+}
+
+void Quadtree::for_each_row(const std::function<void(std::int64_t, const std::vector<RowPiece>&)>& row,
+                            const Box* window) const {
+    if (root_ == 0 || (window && window->empty())) return;
+    const std::vector<bool> live = nonempty_nodes(nodes_, root_);
+    if (!live[root_]) return;
+    // The nodes of one level crossing the current band of rows, left to right; one list per level,
+    // reused: the band of a level is rebuilt from the level above for its top and bottom halves.
+    struct Item {
+        Index node;
+        std::int64_t x;
+    };
+    std::vector<std::vector<Item>> strip(static_cast<std::size_t>(level_) + 1);
+    std::vector<RowPiece> pieces;
+    using Wide = __int128;
+    const Wide wx0 = window ? window->x : 0, wx1 = window ? Wide(window->x) + window->width : 0;
+    const Wide wy0 = window ? window->y : 0, wy1 = window ? Wide(window->y) + window->height : 0;
+    auto overlaps = [&](std::int64_t x, std::int64_t y, int level) {
+        if (!window) return true;
+        const Wide side = Wide(1) << level;
+        return Wide(x) < wx1 && Wide(x) + side > wx0 && Wide(y) < wy1 && Wide(y) + side > wy0;
+    };
+    const Cell o = origin();
+    if (!overlaps(o.x, o.y, level_)) return;
+    strip[static_cast<std::size_t>(level_)].push_back(Item{root_, o.x});
+
+    const std::function<void(int, std::int64_t)> band = [&](int level, std::int64_t y) {
+        const std::vector<Item>& items = strip[static_cast<std::size_t>(level)];
+        if (level == leaf_level) {
+            for (int r = 0; r < 8; ++r) {
+                const std::int64_t yy = y + r;
+                if (window && (yy < wy0 || yy >= wy1)) continue;
+                pieces.clear();
+                for (const Item& it : items) {
+                    unsigned bits = static_cast<unsigned>((node(it.node).bits >> (8 * r)) & 0xffu);
+                    if (window) {
+                        for (int i = 0; i < 8; ++i)
+                            if (Wide(it.x) + i < wx0 || Wide(it.x) + i >= wx1) bits &= ~(1u << i);
+                    }
+                    if (bits) pieces.push_back(RowPiece{it.x, static_cast<std::uint8_t>(bits)});
+                }
+                if (!pieces.empty()) row(yy, pieces);
+            }
+            return;
+        }
+        const std::int64_t half = std::int64_t{1} << (level - 1);
+        std::vector<Item>& next = strip[static_cast<std::size_t>(level) - 1];
+        for (int h = 0; h < 2; ++h) {
+            next.clear();
+            const std::int64_t yh = y + h * half;
+            for (const Item& it : items) {
+                const Node& n = node(it.node);
+                for (int q = 2 * h; q < 2 * h + 2; ++q) {
+                    const Index k = n.kids[static_cast<std::size_t>(q)];
+                    const std::int64_t xk = it.x + ((q & 1) ? half : 0);
+                    if (k != 0 && live[k] && overlaps(xk, yh, level - 1)) next.push_back(Item{k, xk});
+                }
+            }
+            if (!next.empty()) band(level - 1, yh);
+        }
+    };
+    band(level_, o.y);
+}
+
+std::vector<Cell> Quadtree::cells(const Box* window) const {
+    std::vector<Cell> out;
+    for_each_row(
+        [&](std::int64_t y, const std::vector<RowPiece>& pieces) {
+            for (const RowPiece& p : pieces)
+                for (unsigned b = p.bits; b != 0; b &= b - 1) out.push_back(Cell{p.x + __builtin_ctz(b), y});
+        },
+        window);
+    return out;
+}
+
+int root_level_for(const Box& box, int min_level) {
+    if (box.empty()) return std::max(min_level, Quadtree::leaf_level);
+    using Wide = __int128;
+    for (int level = std::max(min_level, Quadtree::leaf_level); level <= Quadtree::max_level; ++level) {
+        const Wide half = Wide(1) << (level - 1);
+        if (Wide(box.x) >= -half && Wide(box.x) + box.width <= half && Wide(box.y) >= 1 - half &&
+            Wide(box.y) + box.height <= 1 + half)
+            return level;
+    }
+    return 0;
+}
+
+namespace {
+
+struct NodeKey {
+    int level;
+    std::array<Quadtree::Index, 4> kids;
+    friend bool operator==(const NodeKey&, const NodeKey&) = default;
+};
+struct NodeKeyHash {
+    std::size_t operator()(const NodeKey& k) const {
+        std::uint64_t h = static_cast<std::uint64_t>(k.level) * 0x9E3779B97F4A7C15ull;
+        for (Quadtree::Index i : k.kids) h = (h ^ i) * 0xff51afd7ed558ccdull;
+        return static_cast<std::size_t>(h ^ (h >> 32));
+    }
+};
+
+}  // namespace
+
+Quadtree Quadtree::from_cells(const std::vector<Cell>& cells) {
+    Quadtree t;
+    if (cells.empty()) {
+        t.set_root(0, 4);
+        return t;
+    }
+    const Box box = tilelife::bounding_box(cells);  // geometry.hpp's
+    const int level = root_level_for(box, 4);
+    if (level == 0)
+        throw InputError("cells from (" + std::to_string(box.x) + ", " + std::to_string(box.y) + ") to (" +
+                         std::to_string(box.x + (box.width - 1)) + ", " + std::to_string(box.y + (box.height - 1)) +
+                         ") do not fit in a quadtree of 64-bit coordinates");
+    t.level_ = level;
+    const Cell o = t.origin();
+    // Items of the current level keyed by their position in units of the level's side.
+    struct Item {
+        std::uint64_t kx, ky;
+        Index index;
+    };
+    std::vector<Item> items;
+    {
+        // Leaves: cells grouped by 8x8 square.
+        struct Bit {
+            std::uint64_t kx, ky;
+            unsigned bit;
+        };
+        std::vector<Bit> bits;
+        bits.reserve(cells.size());
+        for (const Cell& c : cells) {
+            const auto ux = static_cast<std::uint64_t>(c.x) - static_cast<std::uint64_t>(o.x);
+            const auto uy = static_cast<std::uint64_t>(c.y) - static_cast<std::uint64_t>(o.y);
+            bits.push_back(Bit{ux >> 3, uy >> 3, static_cast<unsigned>((uy & 7) * 8 + (ux & 7))});
+        }
+        std::sort(bits.begin(), bits.end(),
+                  [](const Bit& a, const Bit& b) { return a.ky != b.ky ? a.ky < b.ky : a.kx < b.kx; });
+        std::unordered_map<std::uint64_t, Index> leaves;
+        for (std::size_t i = 0; i < bits.size();) {
+            std::uint64_t word = 0;
+            std::size_t j = i;
+            for (; j < bits.size() && bits[j].kx == bits[i].kx && bits[j].ky == bits[i].ky; ++j)
+                word |= std::uint64_t{1} << bits[j].bit;
+            auto [it, fresh] = leaves.try_emplace(word, 0);
+            if (fresh) it->second = t.add_leaf(word);
+            items.push_back(Item{bits[i].kx, bits[i].ky, it->second});
+            i = j;
+        }
+    }
+    std::unordered_map<NodeKey, Index, NodeKeyHash> shared;
+    for (int lv = leaf_level + 1; lv <= level; ++lv) {
+        std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
+            const std::uint64_t ay = a.ky >> 1, by = b.ky >> 1, ax = a.kx >> 1, bx = b.kx >> 1;
+            return ay != by ? ay < by : ax < bx;
+        });
+        std::vector<Item> parents;
+        for (std::size_t i = 0; i < items.size();) {
+            const std::uint64_t px = items[i].kx >> 1, py = items[i].ky >> 1;
+            NodeKey key{lv, {0, 0, 0, 0}};
+            std::size_t j = i;
+            for (; j < items.size() && (items[j].kx >> 1) == px && (items[j].ky >> 1) == py; ++j)
+                key.kids[static_cast<std::size_t>(((items[j].ky & 1) << 1) | (items[j].kx & 1))] = items[j].index;
+            auto [it, fresh] = shared.try_emplace(key, 0);
+            if (fresh) it->second = t.add_node(lv, key.kids);
+            parents.push_back(Item{px, py, it->second});
+            i = j;
+        }
+        items.swap(parents);
+    }
+    t.set_root(items.front().index, level);
+    return t;
+}
+
+}  // namespace tilelife
