@@ -144,7 +144,12 @@ void run(RunArgs a, int& exit_code) {
     const std::int64_t budget = a.max_memory.empty() ? default_memory_budget() : parse_bytes(a.max_memory, "--max-memory");
 
     const std::string source = a.resume.empty() ? a.pattern : a.resume;
-    Pattern pattern = read_pattern(source, read_limits_for(budget));
+    // Engines that make their own unbounded boards (cpu:hashlife, cpu:auto) take a macrocell file's
+    // tree as it is: its cells are never listed.
+    ReadLimits limits = read_limits_for(budget);
+    const auto info = find_engine(name);
+    limits.list_tree_cells = !(info && info->native_unbounded);
+    Pattern pattern = read_pattern(source, limits);
     // What this run belongs to: a fresh run starts at the file's generation; a resumed one keeps
     // the original run's start and length (--gens on the resume command changes the length).
     CheckpointRun job{pattern.generation, a.gens};
@@ -159,7 +164,8 @@ void run(RunArgs a, int& exit_code) {
                              ", past the run's end at " + std::to_string(job.start + job.gens));
         a.pattern = a.resume;
     }
-    const std::size_t cells_at_start = pattern.cells.size();
+    const std::string cells_at_start =
+        pattern.tree && pattern.cells.empty() ? to_string_count(pattern.tree->population()) : std::to_string(pattern.cells.size());
     const BoardPlan plan = plan_board(pattern, std::move(pattern.cells), ov, source);
     apply_memory_budget(plan.spec, budget, options);
 
@@ -179,7 +185,11 @@ void run(RunArgs a, int& exit_code) {
     if (!a.gif.empty()) image::check_gif_size(image_box ? *image_box : Box{0, 0, 1, 1}, a.scale, gif_frames, a.gif);
 
     auto engine = create_engine(name, plan.spec, options);
-    engine->set_cells(plan.cells);
+    if (pattern.tree && plan.cells.empty()) {
+        if (!set_quadtree(*engine, *pattern.tree)) engine->set_cells(pattern.tree->cells());
+    } else {
+        engine->set_cells(plan.cells);
+    }
 
     // GIF frames go straight to the file when the area is fixed; an unbounded run without --region
     // keeps each frame's live cells (up to a limit) and writes them over their common bounding box.
@@ -297,12 +307,20 @@ void run(RunArgs a, int& exit_code) {
         }
 #endif
     } else if (out_format) {
-        std::vector<Cell> cells = engine->live_cells();
-        for (Cell& c : cells) c = Cell{c.x + plan.golly_offset.x, c.y + plan.golly_offset.y};
         const std::int64_t gen = pattern.generation + engine->generation();
-        const std::string text = *out_format == OutputFormat::rle
-                                     ? format_rle(cells, rule_for_output(plan.spec), gen)
-                                     : format_plaintext(cells, pattern.name.empty() ? a.pattern : pattern.name);
+        // Tree engines (unbounded, no offset) write .mc and .rle straight from their tree.
+        const std::shared_ptr<const Quadtree> tree = engine->quadtree();
+        std::string text;
+        if (tree && *out_format != OutputFormat::plaintext) {
+            text = *out_format == OutputFormat::rle ? format_rle(*tree, rule_for_output(plan.spec), gen)
+                                                    : format_macrocell(*tree, rule_for_output(plan.spec), gen);
+        } else {
+            std::vector<Cell> cells = engine->live_cells();
+            for (Cell& c : cells) c = Cell{c.x + plan.golly_offset.x, c.y + plan.golly_offset.y};
+            text = *out_format == OutputFormat::rle         ? format_rle(cells, rule_for_output(plan.spec), gen)
+                   : *out_format == OutputFormat::macrocell ? format_macrocell(Quadtree::from_cells(cells), rule_for_output(plan.spec), gen)
+                                                            : format_plaintext(cells, pattern.name.empty() ? a.pattern : pattern.name);
+        }
         write_file_atomic(a.output, text);
     }
 
@@ -319,8 +337,8 @@ void run(RunArgs a, int& exit_code) {
            << ",\"output\":" << (a.output.empty() ? std::string("null") : json_string(a.output)) << "}";
         std::cout << js.str() << "\n";
     } else if (!a.quiet) {
-        std::printf("pattern         %s (%s, %zu live cells)\n", a.pattern.c_str(),
-                    std::string(to_string(pattern.format)).c_str(), cells_at_start);
+        std::printf("pattern         %s (%s, %s live cells)\n", a.pattern.c_str(),
+                    std::string(to_string(pattern.format)).c_str(), cells_at_start.c_str());
         std::printf("engine          %s\n", name.c_str());
         std::printf("rule            %s\n", plan.spec.rule.to_string().c_str());
         std::printf("topology        %s (board %" PRId64 "x%" PRId64 ")\n",
@@ -347,7 +365,7 @@ void add_run(CLI::App& app, int& exit_code) {
     cmd->add_option("-s,--size", args->size, "board size WxH for torus/plane (default: the suffix's, else the pattern's)");
     add_engine_options(*cmd, args->engine);
     cmd->add_option("-o,--output", args->output,
-                    "write the result: .rle, .cells, or .png (an image of the board: the whole bounded board, "
+                    "write the result: .rle, .cells, .mc, or .png (an image of the board: the whole bounded board, "
                     "the live cells' bounding box when unbounded, or --region)");
     cmd->add_option("--scale", args->scale, "pixels per cell in .png and .gif output (1..64)")->default_val(1);
     cmd->add_option("--region", args->region,

@@ -46,21 +46,32 @@ struct Node {
     std::uint8_t tag;
     std::uint8_t mark;
     std::uint8_t spare;
-    std::uint32_t pop;     // live cells, saturating at UINT32_MAX
+    std::uint32_t spare2;
 };
 static_assert(sizeof(Node) == 32);
 
 struct Interrupted {};
 
-// A growable array in its own mapping: growth moves pages, never copies or doubles memory (mremap).
+// A growable array at a fixed address: the whole range it may ever need (the memory budget) is
+// reserved up front without being committed (PROT_NONE), 2 MiB aligned, and committed as it grows,
+// so growing never moves or copies it, and transparent huge pages back it (a lookup's TLB miss
+// costs as much as its cache miss on a virtual machine otherwise).
 template <class T>
 class Pool {
 public:
     Pool() = default;
     Pool(const Pool&) = delete;
     Pool& operator=(const Pool&) = delete;
-    ~Pool() {
-        if (data_) ::munmap(data_, cap_ * sizeof(T));
+    ~Pool() { release(); }
+    // Reserves address space for up to max_bytes (once, before any grow).
+    void reserve(std::size_t max_bytes) {
+        release();
+        reserved_ = (max_bytes + kHuge - 1) / kHuge * kHuge + kHuge;
+        void* m = ::mmap(nullptr, reserved_ + kHuge, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (m == MAP_FAILED) throw std::bad_alloc();
+        map_ = m;
+        const auto aligned = (reinterpret_cast<std::uintptr_t>(m) + kHuge - 1) & ~(kHuge - 1);
+        data_ = reinterpret_cast<T*>(aligned);
     }
     T* data() const { return data_; }
     std::size_t capacity() const { return cap_; }
@@ -68,31 +79,37 @@ public:
     // Grows to at least n elements, keeping the contents; new elements are zero.
     void grow(std::size_t n) {
         if (n <= cap_) return;
-        const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-        const std::size_t bytes = (n * sizeof(T) + page - 1) / page * page;
-        void* p = data_ ? ::mremap(data_, cap_ * sizeof(T), bytes, MREMAP_MAYMOVE)
-                        : ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (p == MAP_FAILED) throw std::bad_alloc();
+        const std::size_t want = n * sizeof(T);
+        std::size_t bytes = want < kHuge ? (want + 4095) / 4096 * 4096 : (want + kHuge - 1) / kHuge * kHuge;
+        if (bytes > reserved_) throw std::bad_alloc();
+        const std::size_t have = committed_;
+        if (bytes > have) {
+            if (::mprotect(reinterpret_cast<char*>(data_) + have, bytes - have, PROT_READ | PROT_WRITE) != 0)
+                throw std::bad_alloc();
 #ifdef MADV_HUGEPAGE
-        if (bytes >= (std::size_t{4} << 20)) (void)::madvise(p, bytes, MADV_HUGEPAGE);
+            (void)::madvise(reinterpret_cast<char*>(data_) + have, bytes - have, MADV_HUGEPAGE);
 #endif
-        data_ = static_cast<T*>(p);
+            committed_ = bytes;
+        }
         cap_ = bytes / sizeof(T);
     }
     // Zeroes every element (fresh pages from the kernel).
     void clear() {
-        if (!data_) return;
-        const std::size_t n = cap_;
-        ::munmap(data_, cap_ * sizeof(T));
-        data_ = nullptr;
-        cap_ = 0;
-        grow(n);
+        if (committed_) (void)::madvise(data_, committed_, MADV_DONTNEED);
     }
     T& operator[](std::size_t i) const { return data_[i]; }
 
 private:
+    static constexpr std::size_t kHuge = std::size_t{2} << 20;
+    void release() {
+        if (map_) ::munmap(map_, reserved_ + kHuge);
+        map_ = nullptr;
+        data_ = nullptr;
+        cap_ = committed_ = reserved_ = 0;
+    }
+    void* map_ = nullptr;
     T* data_ = nullptr;
-    std::size_t cap_ = 0;
+    std::size_t cap_ = 0, committed_ = 0, reserved_ = 0;
 };
 
 inline std::uint64_t mix(std::uint64_t h) {
@@ -118,7 +135,6 @@ inline std::uint32_t leaf_pop(const Leaf& l) {
     return static_cast<std::uint32_t>(__builtin_popcountll(w[0]) + __builtin_popcountll(w[1]) +
                                       __builtin_popcountll(w[2]) + __builtin_popcountll(w[3]));
 }
-inline std::uint32_t sat_add(std::uint32_t a, std::uint32_t b) { return a > UINT32_MAX - b ? UINT32_MAX : a + b; }
 
 std::int64_t physical_half() {
     const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
@@ -137,10 +153,13 @@ public:
         if (spec.rule.birth & 1u) throw InputError("rule " + spec.rule.to_string() + " has B0 (not on an unbounded plane)");
         budget_ = options.max_bytes > 0 ? options.max_bytes : physical_half();
         limit_ = std::min(budget_, std::max<std::int64_t>(tuning.initial_bytes, 1 << 16));
+        for (auto* p : {&node_table_, &leaf_table_}) p->reserve(static_cast<std::size_t>(budget_));
+        nodes_.reserve(static_cast<std::size_t>(budget_));
+        leaves_.reserve(static_cast<std::size_t>(budget_));
         nodes_.grow(1024);
         leaves_.grow(1024);
-        node_table_.grow(2048);
-        leaf_table_.grow(2048);
+        rebuild_node_table(2048);
+        rebuild_leaf_table(2048);
         leaf_mark_.assign(leaves_.capacity(), 0);
         node_top_ = 1;  // index 0 stays unused: 0 means "none" in results
         leaf_top_ = 1;
@@ -165,11 +184,13 @@ public:
     Box extent() const override { return live_box(); }
 
     std::int64_t population() const override {
-        const std::uint32_t p = nodes_[root_].pop;
-        if (p != UINT32_MAX) return p;
-        std::unordered_map<Ref, CellCount> memo;
-        const CellCount n = count(root_, level_, memo);
-        return n > static_cast<CellCount>(INT64_MAX) ? INT64_MAX : static_cast<std::int64_t>(n);
+        if (!pop_valid_) {
+            std::unordered_map<Ref, CellCount> memo;
+            const CellCount n = count(root_, level_, memo);
+            pop_ = n > static_cast<CellCount>(INT64_MAX) ? INT64_MAX : static_cast<std::int64_t>(n);
+            pop_valid_ = true;
+        }
+        return pop_;
     }
 
     void step(std::int64_t generations) override {
@@ -311,14 +332,16 @@ private:
         bool was_;
     };
 
-    Ref leaf(const Leaf& l) {
-        const std::size_t mask = leaf_table_.capacity() - 1;
-        std::size_t slot = leaf_hash(l) & mask;
+    Ref leaf(const Leaf& l) { return leaf_hashed(leaf_hash(l), l); }
+
+    Ref leaf_hashed(std::uint64_t hash, const Leaf& l) {
+        const std::size_t mask = leaf_slots_ - 1;
+        std::size_t slot = hash & mask;
         for (Ref s; (s = leaf_table_[slot]) != 0; slot = (slot + 1) & mask)
             if (same_leaf(leaves_[s], l)) return s;
         if (!leaf_free_ && leaf_top_ == leaves_.capacity()) {
             make_room(0, 1);
-            return leaf(l);  // the table may have been rebuilt
+            return leaf_hashed(hash, l);  // the table may have been rebuilt
         }
         Ref r;
         if (leaf_free_) {
@@ -330,20 +353,22 @@ private:
         }
         leaves_[r] = l;
         leaf_table_[slot] = r;
-        if (++leaf_count_ * 2 > leaf_table_.capacity()) rebuild_leaf_table(leaf_table_.capacity() * 2);
+        if (++leaf_count_ * 2 > leaf_slots_) rebuild_leaf_table(leaf_slots_ * 2);
         return r;
     }
 
-    Ref node(int level, Ref a, Ref b, Ref c, Ref d) {
-        const std::size_t mask = node_table_.capacity() - 1;
-        std::size_t slot = node_hash(level, a, b, c, d) & mask;
+    Ref node(int level, Ref a, Ref b, Ref c, Ref d) { return node_hashed(node_hash(level, a, b, c, d), level, a, b, c, d); }
+
+    Ref node_hashed(std::uint64_t hash, int level, Ref a, Ref b, Ref c, Ref d) {
+        const std::size_t mask = node_slots_ - 1;
+        std::size_t slot = hash & mask;
         for (Ref s; (s = node_table_[slot]) != 0; slot = (slot + 1) & mask) {
             const Node& n = nodes_[s];
             if (n.kid[0] == a && n.kid[1] == b && n.kid[2] == c && n.kid[3] == d && n.level == level) return s;
         }
         if (!node_free_ && node_top_ == nodes_.capacity()) {
             make_room(1, 0);
-            return node(level, a, b, c, d);
+            return node_hashed(hash, level, a, b, c, d);
         }
         Ref r;
         if (node_free_) {
@@ -357,23 +382,16 @@ private:
         n = Node{};
         n.kid[0] = a, n.kid[1] = b, n.kid[2] = c, n.kid[3] = d;
         n.level = static_cast<std::uint8_t>(level);
-        if (level == kLeafLevel + 1)
-            n.pop = sat_add(sat_add(leaf_pop(leaves_[a]), leaf_pop(leaves_[b])),
-                            sat_add(leaf_pop(leaves_[c]), leaf_pop(leaves_[d])));
-        else
-            n.pop = sat_add(sat_add(nodes_[a].pop, nodes_[b].pop), sat_add(nodes_[c].pop, nodes_[d].pop));
         node_table_[slot] = r;
-        if (++node_count_ * 2 > node_table_.capacity()) rebuild_node_table(node_table_.capacity() * 2);
+        if (++node_count_ * 2 > node_slots_) rebuild_node_table(node_slots_ * 2);
         return r;
     }
-
-    // A square of level `level` from four of the level below (leaves or nodes).
-    Ref square(int level, Ref a, Ref b, Ref c, Ref d) { return node(level, a, b, c, d); }
 
     void rebuild_node_table(std::size_t cap) {
         node_table_.clear();
         node_table_.grow(cap);
-        const std::size_t mask = node_table_.capacity() - 1;
+        node_slots_ = cap;
+        const std::size_t mask = node_slots_ - 1;
         for (std::size_t i = 1; i < node_top_; ++i) {
             const Node& n = nodes_[i];
             if (!n.level) continue;
@@ -386,7 +404,8 @@ private:
     void rebuild_leaf_table(std::size_t cap) {
         leaf_table_.clear();
         leaf_table_.grow(cap);
-        const std::size_t mask = leaf_table_.capacity() - 1;
+        leaf_slots_ = cap;
+        const std::size_t mask = leaf_slots_ - 1;
         std::vector<bool> is_free(leaf_top_, false);
         for (Ref f = leaf_free_; f; std::memcpy(&f, leaves_[f].row, sizeof(Ref))) is_free[f] = true;
         for (std::size_t i = 1; i < leaf_top_; ++i) {
@@ -403,24 +422,27 @@ private:
     void make_room(std::size_t nodes, std::size_t leaves) {
         auto free_nodes = [&] { return nodes_.capacity() - node_top_ + node_free_count_; };
         auto free_leaves = [&] { return leaves_.capacity() - leaf_top_ + leaf_free_count_; };
-        auto growth = [&](std::size_t cap, std::size_t need) { return std::max(cap * 2, cap + need + 1024); };
+        // Bytes of a store of these capacities, counting the table slots its nodes will need
+        // (the tables stay at most half full).
+        auto projected = [&](std::size_t ncap, std::size_t lcap) {
+            return static_cast<std::int64_t>(ncap * (sizeof(Node) + 2 * sizeof(Ref)) +
+                                             lcap * (sizeof(Leaf) + 1 + 2 * sizeof(Ref)));
+        };
+        // Doubles what is short, or grows it by as much as still fits (at least an eighth).
         auto try_grow = [&](std::int64_t limit) {
-            std::int64_t extra = 0;
             std::size_t ncap = nodes_.capacity(), lcap = leaves_.capacity();
-            if (free_nodes() < nodes) {
-                ncap = growth(ncap, nodes);
-                extra += static_cast<std::int64_t>((ncap - nodes_.capacity()) * sizeof(Node));
+            const bool short_n = free_nodes() < nodes, short_l = free_leaves() < leaves;
+            if (!short_n && !short_l) return true;
+            for (int eighths = 8; eighths >= 1; eighths /= 2) {
+                const std::size_t n2 = short_n ? ncap + std::max(ncap * eighths / 8, nodes + 1024) : ncap;
+                const std::size_t l2 = short_l ? lcap + std::max(lcap * eighths / 8, leaves + 1024) : lcap;
+                if (projected(n2, l2) > limit) continue;
+                nodes_.grow(n2);
+                leaves_.grow(l2);
+                leaf_mark_.resize(leaves_.capacity(), 0);
+                return true;
             }
-            if (free_leaves() < leaves) {
-                lcap = growth(lcap, leaves);
-                extra += static_cast<std::int64_t>((lcap - leaves_.capacity()) * (sizeof(Leaf) + 1));
-            }
-            if (extra == 0) return true;
-            if (bytes() + extra > limit) return false;
-            nodes_.grow(ncap);
-            leaves_.grow(lcap);
-            leaf_mark_.resize(leaves_.capacity(), 0);
-            return true;
+            return false;
         };
         if (try_grow(limit_)) return;
         if (gc_allowed_) {
@@ -460,6 +482,24 @@ private:
         push(root_);
         for (int l = kLeafLevel + 1; l <= kMaxLevel; ++l) push(empty_[l]);
         for (Ref r : protect_) push(r);
+        // The evaluation in progress: the squares queued and those of the chunks being worked on,
+        // with their results (read by the phases that follow).
+        std::vector<Ref> with_results;
+        for (int l = kMinRoot; l <= kMaxLevel; ++l) {
+            for (Ref r : frames_[l].todo) push(r);
+            for (Ref r : frames_[l].rec)
+                if (r) {
+                    push(r);
+                    with_results.push_back(r);
+                }
+            for (Ref r : scratch_[l])
+                if (r) push(r);
+        }
+        for (Ref r : with_results) {
+            const Node& n = nodes_[r];
+            if (n.res) push(n.res);
+            if (n.tag == j_ + 1 && n.res_slow) push(n.res_slow);
+        }
         leaf_mark_[empty_[kLeafLevel]] = 1;
         while (!todo.empty()) {
             const Ref r = todo.back();
@@ -514,8 +554,8 @@ private:
                 ++leaf_free_count_;
             }
         }
-        rebuild_node_table(node_table_.capacity());
-        rebuild_leaf_table(leaf_table_.capacity());
+        rebuild_node_table(node_slots_);
+        rebuild_leaf_table(leaf_slots_);
     }
 
     // ---- stepping ----
@@ -627,35 +667,274 @@ private:
         }
     }
 
-    // The centre square of `n` (level >= 6), min(2^(level-2), 2^j_) generations on.
-    Ref advance(Ref n, int level) {
-        if (n == empty_[level]) return empty_[level - 1];
-        const bool full = level - 2 <= j_;
-        {
-            const Node& x = nodes_[n];
-            if (full) {
-                if (x.res) return x.res;
-            } else if (x.tag == j_ + 1) {
-                return x.res_slow;
-            }
-        }
-        if ((++advances_ & 1023) == 0 && interrupted()) throw Interrupted{};
-        Ref r;
-        if (level == kMinRoot) r = advance_leaves(n, full ? 16 : 1 << j_);
-        else if (full) r = advance_full(n, level);
-        else r = advance_slow(n, level);
-        Node& x = nodes_[n];
-        if (full) {
-            x.res = r;
-        } else {
-            x.res_slow = r;
-            x.tag = static_cast<std::uint8_t>(j_ + 1);
-        }
-        return r;
+    // ---- evaluation ----
+    //
+    // Results are computed breadth first, a chunk of up to kChunk squares of one level at a time:
+    // every lookup a phase needs (the squares between the quarters, the squares of their results,
+    // the result itself) is known before any is made, so they go through the table as a pipeline
+    // of prefetches whose cache misses overlap, instead of one dependent miss after another as in a
+    // depth-first recursion. A phase's sub-squares of the level below are gathered (each once) and
+    // evaluated the same way before the next phase reads their results. Memory per level stays a
+    // few chunks' worth.
+
+    static constexpr std::size_t kChunk = 256;
+    static constexpr std::size_t kAhead = 8;  // prefetch distance, in lookups
+
+    struct Frame {
+        std::vector<Ref> todo;  // squares of this level that need a result for the current step
+        std::vector<Ref> rec;   // per square of the current chunk: its sub-squares (13 each)
+        std::vector<Ref> keys;  // lookups of the current phase, 4 refs each
+        std::vector<std::uint64_t> hashes;
+    };
+
+    bool full_step(int level) const { return level - 2 <= j_; }
+
+    // The result of a square of level >= 6 for the current step, or 0 when not known yet.
+    Ref result_of(Ref r, int level) const {
+        if (r == empty_[level]) return empty_[level - 1];
+        const Node& n = nodes_[r];
+        if (full_step(level)) return n.res;
+        return n.tag == j_ + 1 ? n.res_slow : 0;
     }
 
-    // Level 6: the 64x64 block of the node's 16 leaves through the kernel; its centre 32x32 is the
-    // result (four new leaves and their level-5 node).
+    void set_result(Ref r, int level, Ref result) {
+        Node& n = nodes_[r];
+        if (full_step(level)) {
+            n.res = result;
+        } else {
+            n.res_slow = result;
+            n.tag = static_cast<std::uint8_t>(j_ + 1);
+        }
+    }
+
+    // Adds `r` to the squares of `level` to evaluate, unless it has a result or is queued already
+    // (Node::spare marks queued squares until they are evaluated).
+    void enqueue(Ref r, int level) {
+        if (r == empty_[level]) return;
+        Node& n = nodes_[r];
+        if (n.spare) return;
+        if (full_step(level) ? n.res != 0 : n.tag == j_ + 1) return;
+        n.spare = 1;
+        frames_[level].todo.push_back(r);
+    }
+
+    // Finds or makes the squares keys[4i..4i+3] of `level` into out[i], i < n, as a pipeline:
+    // hash and fetch the table slot kAhead lookups ahead, the slot's first node kAhead/2 ahead.
+    // `out` must be reachable by the collector (it is a frame's rec); unused entries are 0.
+    void lookup_many(int level, Frame& f, Ref* out, std::size_t n) {
+        f.hashes.resize(n);
+        const Ref* k = f.keys.data();
+        for (std::size_t i = 0; i < n + kAhead; ++i) {
+            if (i < n) {
+                f.hashes[i] = node_hash(level, k[4 * i], k[4 * i + 1], k[4 * i + 2], k[4 * i + 3]);
+                __builtin_prefetch(&node_table_[f.hashes[i] & (node_slots_ - 1)]);
+            }
+            if (i >= kAhead / 2 && i - kAhead / 2 < n)
+                if (const Ref s = node_table_[f.hashes[i - kAhead / 2] & (node_slots_ - 1)]) __builtin_prefetch(&nodes_[s]);
+            if (i >= kAhead) {
+                const std::size_t m = i - kAhead;
+                out[m] = node_hashed(f.hashes[m], level, k[4 * m], k[4 * m + 1], k[4 * m + 2], k[4 * m + 3]);
+            }
+        }
+    }
+
+    // Evaluates frames_[level].todo (squares of level >= 6 without a result): afterwards each has one.
+    void evaluate(int level) {
+        Frame& f = frames_[level];
+        for (std::size_t c0 = 0; c0 < f.todo.size(); c0 += kChunk) {
+            if (interrupted()) throw Interrupted{};
+            const std::size_t n = std::min(kChunk, f.todo.size() - c0);
+            const Ref* sq = f.todo.data() + c0;
+            if (level == kMinRoot) evaluate_leaves(sq, n);
+            else if (full_step(level)) evaluate_full(level, f, sq, n);
+            else evaluate_slow(level, f, sq, n);
+            for (std::size_t i = 0; i < n; ++i) nodes_[sq[i]].spare = 0;
+        }
+        f.todo.clear();
+    }
+
+    // Reads the results of rec[i * 13 + from .. + count] (squares of `level`) into `out`.
+    void results_of(int level, const Frame& f, std::size_t n, int from, int count, Ref* out) {
+        for (std::size_t i = 0; i < n; ++i)
+            for (int k = 0; k < count; ++k) __builtin_prefetch(&nodes_[f.rec[i * 13 + from + k]]);
+        for (std::size_t i = 0; i < n; ++i)
+            for (int k = 0; k < count; ++k) out[i * count + k] = result_of(f.rec[i * 13 + from + k], level);
+    }
+
+    // Full step (2^(level-2)): the nine overlapping squares of level - 1 advanced 2^(level-3), then
+    // the four squares their results make advanced 2^(level-3) again. rec per square: the five
+    // squares between the quarters, the four quarters, then the four second-stage squares.
+    void evaluate_full(int level, Frame& f, const Ref* sq, std::size_t n) {
+        const int l1 = level - 1;
+        f.rec.assign(n * 13, 0);
+        f.keys.resize(n * 5 * 4);
+        for (std::size_t i = 0; i < n; ++i)
+            for (Ref k : nodes_[sq[i]].kid) __builtin_prefetch(&nodes_[k]);
+        for (std::size_t i = 0; i < n; ++i) {
+            const Node& x = nodes_[sq[i]];
+            const Node &A = nodes_[x.kid[0]], &B = nodes_[x.kid[1]], &C = nodes_[x.kid[2]], &D = nodes_[x.kid[3]];
+            const Ref between[5][4] = {{A.kid[1], B.kid[0], A.kid[3], B.kid[2]},
+                                       {A.kid[2], A.kid[3], C.kid[0], C.kid[1]},
+                                       {A.kid[3], B.kid[2], C.kid[1], D.kid[0]},
+                                       {B.kid[2], B.kid[3], D.kid[0], D.kid[1]},
+                                       {C.kid[1], D.kid[0], C.kid[3], D.kid[2]}};
+            std::memcpy(&f.keys[i * 20], between, sizeof between);
+            for (int q = 0; q < 4; ++q) f.rec[i * 13 + 5 + q] = x.kid[q];
+        }
+        {
+            // The five between-squares of each square land in rec[i*13 .. +4].
+            std::vector<Ref>& t = scratch_[level];
+            t.assign(n * 5, 0);
+            lookup_many(l1, f, t.data(), n * 5);
+            for (std::size_t i = 0; i < n; ++i)
+                for (int k = 0; k < 5; ++k) f.rec[i * 13 + k] = t[i * 5 + k];
+            t.clear();
+        }
+        for (std::size_t i = 0; i < n * 13; ++i)
+            if (i % 13 < 9) enqueue(f.rec[i], l1);
+        evaluate(l1);
+        // Stage two: the 3x3 results in order (r00 r01 r02 / r10 r11 r12 / r20 r21 r22).
+        std::vector<Ref>& r9 = scratch_[level];
+        r9.resize(n * 9);
+        {
+            Ref* tmp = r9.data();
+            std::vector<Ref> raw(n * 9);
+            results_of(l1, f, n, 0, 9, raw.data());
+            for (std::size_t i = 0; i < n; ++i) {
+                const Ref* q = &raw[i * 9];  // t01 t10 t11 t12 t21, kid0 kid1 kid2 kid3
+                Ref* o = tmp + i * 9;
+                o[0] = q[5], o[1] = q[0], o[2] = q[6], o[3] = q[1], o[4] = q[2], o[5] = q[3], o[6] = q[7], o[7] = q[4],
+                o[8] = q[8];
+            }
+        }
+        f.keys.resize(n * 4 * 4);
+        for (std::size_t i = 0; i < n; ++i) {
+            const Ref* r = &r9[i * 9];
+            const Ref quads[4][4] = {{r[0], r[1], r[3], r[4]}, {r[1], r[2], r[4], r[5]}, {r[3], r[4], r[6], r[7]},
+                                     {r[4], r[5], r[7], r[8]}};
+            std::memcpy(&f.keys[i * 16], quads, sizeof quads);
+        }
+        r9.clear();
+        // The results just read are reachable only through the squares in rec (kept by the
+        // collector with their results) until the second-stage squares exist.
+        {
+            std::vector<Ref>& t = scratch_[level];
+            t.assign(n * 4, 0);
+            lookup_many(l1, f, t.data(), n * 4);
+            for (std::size_t i = 0; i < n; ++i)
+                for (int k = 0; k < 4; ++k) f.rec[i * 13 + 9 + k] = t[i * 4 + k];
+            t.clear();
+        }
+        for (std::size_t i = 0; i < n; ++i)
+            for (int k = 9; k < 13; ++k) enqueue(f.rec[i * 13 + k], l1);
+        evaluate(l1);
+        finish(level, f, sq, n);
+    }
+
+    // Slow step (2^j_ < 2^(level-2)): the nine squares of level - 2 around the centre, not advanced,
+    // make four squares of level - 1 that are advanced 2^j_. rec per square: the four at 9..12.
+    void evaluate_slow(int level, Frame& f, const Ref* sq, std::size_t n) {
+        f.rec.assign(n * 13, 0);
+        f.keys.resize(n * 9 * 4);
+        for (std::size_t i = 0; i < n; ++i) {
+            Ref E[8][8];  // the level - 3 squares of the square
+            const Node& x = nodes_[sq[i]];
+            for (int q = 0; q < 4; ++q) {
+                const Node& k = nodes_[x.kid[q]];
+                for (int g = 0; g < 4; ++g) {
+                    const Node& gg = nodes_[k.kid[g]];
+                    for (int e = 0; e < 4; ++e)
+                        E[(q >> 1) * 4 + (g >> 1) * 2 + (e >> 1)][(q & 1) * 4 + (g & 1) * 2 + (e & 1)] = gg.kid[e];
+                }
+            }
+            Ref* key = &f.keys[i * 36];
+            for (int a = 0; a < 3; ++a)
+                for (int b = 0; b < 3; ++b) {
+                    Ref* k4 = key + (a * 3 + b) * 4;
+                    k4[0] = E[2 * a + 1][2 * b + 1], k4[1] = E[2 * a + 1][2 * b + 2];
+                    k4[2] = E[2 * a + 2][2 * b + 1], k4[3] = E[2 * a + 2][2 * b + 2];
+                }
+        }
+        // The nine centres go in rec[i*13 .. +8] (kept there until the four squares exist).
+        {
+            std::vector<Ref>& t = scratch_[level];
+            t.assign(n * 9, 0);
+            lookup_many(level - 2, f, t.data(), n * 9);
+            for (std::size_t i = 0; i < n; ++i)
+                for (int k = 0; k < 9; ++k) f.rec[i * 13 + k] = t[i * 9 + k];
+            t.clear();
+        }
+        f.keys.resize(n * 16);
+        for (std::size_t i = 0; i < n; ++i) {
+            const Ref* c = &f.rec[i * 13];
+            const Ref quads[4][4] = {{c[0], c[1], c[3], c[4]}, {c[1], c[2], c[4], c[5]}, {c[3], c[4], c[6], c[7]},
+                                     {c[4], c[5], c[7], c[8]}};
+            std::memcpy(&f.keys[i * 16], quads, sizeof quads);
+        }
+        {
+            std::vector<Ref>& t = scratch_[level];
+            t.assign(n * 4, 0);
+            lookup_many(level - 1, f, t.data(), n * 4);
+            for (std::size_t i = 0; i < n; ++i)
+                for (int k = 0; k < 4; ++k) f.rec[i * 13 + 9 + k] = t[i * 4 + k];
+            t.clear();
+        }
+        for (std::size_t i = 0; i < n; ++i)
+            for (int k = 9; k < 13; ++k) enqueue(f.rec[i * 13 + k], level - 1);
+        evaluate(level - 1);
+        finish(level, f, sq, n);
+    }
+
+    // Last phase of both: each square's result is the square of the four results in rec[9..12].
+    void finish(int level, Frame& f, const Ref* sq, std::size_t n) {
+        std::vector<Ref>& s4 = scratch_[level];
+        s4.resize(n * 4);
+        results_of(level - 1, f, n, 9, 4, s4.data());
+        f.keys.assign(s4.begin(), s4.end());
+        s4.assign(n, 0);
+        // The outputs are kept in rec[0..] of their square until stored as its result.
+        lookup_many(level - 1, f, s4.data(), n);
+        for (std::size_t i = 0; i < n; ++i) set_result(sq[i], level, s4[i]);
+        s4.clear();
+        f.rec.clear();
+    }
+
+    // Level 6: the 64x64 block of each square's 16 leaves through the kernel; its centre 32x32 is
+    // the result (four leaves and their level-5 node).
+    void evaluate_leaves(const Ref* sq, std::size_t n) {
+        const int gens = full_step(kMinRoot) ? 16 : 1 << j_;
+        for (std::size_t i = 0; i < n && i < 2; ++i)
+            for (Ref k : nodes_[sq[i]].kid) __builtin_prefetch(&nodes_[k]);
+        for (std::size_t i = 0; i < n; ++i) {
+            if (i + 2 < n)
+                for (Ref k : nodes_[sq[i + 2]].kid) __builtin_prefetch(&nodes_[k]);
+            if (i + 1 < n)
+                for (Ref k : nodes_[sq[i + 1]].kid)
+                    for (Ref g : nodes_[k].kid) __builtin_prefetch(&leaves_[g]);
+            set_result(sq[i], kMinRoot, advance_leaves(sq[i], gens));
+        }
+    }
+
+    // The centre square of the root, 2^j_ generations on.
+    Ref advance(Ref n, int level) {
+        if (const Ref r = result_of(n, level)) return r;
+        for (auto& fr : frames_) fr.todo.clear();
+        enqueue(n, level);
+        try {
+            evaluate(level);
+        } catch (...) {
+            // Abandoned mid-way: unmark what was queued, drop the frames.
+            for (auto& fr : frames_) {
+                for (Ref r : fr.todo) nodes_[r].spare = 0;
+                fr.todo.clear();
+                fr.rec.clear();
+            }
+            throw;
+        }
+        return result_of(n, level);
+    }
+
+    // Level 6 alone: the kernel on the 16 leaves, then the four result leaves and their node.
     Ref advance_leaves(Ref n, int gens) {
         alignas(64) std::uint64_t rows[64];
         const Node x = nodes_[n];
@@ -679,11 +958,20 @@ private:
             out[2].row[y] = static_cast<std::uint16_t>(rows[32 + y] >> 16);
             out[3].row[y] = static_cast<std::uint16_t>(rows[32 + y] >> 32);
         }
-        // Reserve first: the four new leaves are nobody's children until the node exists.
+        // Room first: the four new leaves are nobody's children until their node exists.
         make_room_for(1, 4);
         GcPause pause(*this);
-        const Ref a = leaf(out[0]), b = leaf(out[1]), c = leaf(out[2]), d = leaf(out[3]);
-        return node(kLeafLevel + 1, a, b, c, d);
+        std::uint64_t h[4];
+        const std::size_t mask = leaf_slots_ - 1;
+        for (int i = 0; i < 4; ++i) {
+            h[i] = leaf_hash(out[i]);
+            __builtin_prefetch(&leaf_table_[h[i] & mask]);
+        }
+        for (int i = 0; i < 4; ++i)
+            if (const Ref s = leaf_table_[h[i] & mask]) __builtin_prefetch(&leaves_[s]);
+        Ref k[4];
+        for (int i = 0; i < 4; ++i) k[i] = leaf_hashed(h[i], out[i]);
+        return node(kLeafLevel + 1, k[0], k[1], k[2], k[3]);
     }
 
     void make_room_for(std::size_t nodes, std::size_t leaves) {
@@ -693,82 +981,12 @@ private:
         make_room(nodes, leaves);
     }
 
-    // Level >= 7, a full step (2^(level-2)): nine overlapping squares of level - 1 advanced by
-    // 2^(level-3), then the four squares they make advanced by 2^(level-3) again.
-    Ref advance_full(Ref n, int level) {
-        const int l1 = level - 1;
-        const Node x = nodes_[n];
-        const Node A = nodes_[x.kid[0]], B = nodes_[x.kid[1]], C = nodes_[x.kid[2]], D = nodes_[x.kid[3]];
-        const std::size_t sp = protect_.size();
-        auto keep = [&](Ref r) {
-            protect_.push_back(r);
-            return r;
-        };
-        // Advances a square made now: protected while it is computed, then only its result.
-        auto made = [&](Ref a, Ref b, Ref c, Ref d) {
-            const Ref t = node(l1, a, b, c, d);
-            protect_.push_back(t);
-            const Ref r = advance(t, l1);
-            protect_.back() = r;
-            return r;
-        };
-        const Ref r00 = keep(advance(x.kid[0], l1));
-        const Ref r01 = made(A.kid[1], B.kid[0], A.kid[3], B.kid[2]);
-        const Ref r02 = keep(advance(x.kid[1], l1));
-        const Ref r10 = made(A.kid[2], A.kid[3], C.kid[0], C.kid[1]);
-        const Ref r11 = made(A.kid[3], B.kid[2], C.kid[1], D.kid[0]);
-        const Ref r12 = made(B.kid[2], B.kid[3], D.kid[0], D.kid[1]);
-        const Ref r20 = keep(advance(x.kid[2], l1));
-        const Ref r21 = made(C.kid[1], D.kid[0], C.kid[3], D.kid[2]);
-        const Ref r22 = keep(advance(x.kid[3], l1));
-        const Ref s00 = made(r00, r01, r10, r11);
-        const Ref s01 = made(r01, r02, r11, r12);
-        const Ref s10 = made(r10, r11, r20, r21);
-        const Ref s11 = made(r11, r12, r21, r22);
-        const Ref out = node(l1, s00, s01, s10, s11);
-        protect_.resize(sp);
-        return out;
-    }
-
-    // Level >= 7, a slow step (2^j_, j_ < level - 2): the nine overlapping squares of level - 2
-    // at their centres, not advanced; the four squares of level - 1 they make advanced by 2^j_.
-    Ref advance_slow(Ref n, int level) {
-        Ref E[8][8];  // the level - 3 squares of n
-        const Node x = nodes_[n];
-        for (int q = 0; q < 4; ++q) {
-            const Node& k = nodes_[x.kid[q]];
-            for (int g = 0; g < 4; ++g) {
-                const Node& gg = nodes_[k.kid[g]];
-                for (int e = 0; e < 4; ++e)
-                    E[(q >> 1) * 4 + (g >> 1) * 2 + (e >> 1)][(q & 1) * 4 + (g & 1) * 2 + (e & 1)] = gg.kid[e];
-            }
-        }
-        const std::size_t sp = protect_.size();
-        Ref c[3][3];
-        for (int i = 0; i < 3; ++i)
-            for (int j = 0; j < 3; ++j) {
-                c[i][j] = node(level - 2, E[2 * i + 1][2 * j + 1], E[2 * i + 1][2 * j + 2], E[2 * i + 2][2 * j + 1],
-                               E[2 * i + 2][2 * j + 2]);
-                protect_.push_back(c[i][j]);
-            }
-        Ref s[2][2];
-        for (int a = 0; a < 2; ++a)
-            for (int b = 0; b < 2; ++b) {
-                const Ref t = node(level - 1, c[a][b], c[a][b + 1], c[a + 1][b], c[a + 1][b + 1]);
-                protect_.push_back(t);
-                s[a][b] = advance(t, level - 1);
-                protect_.back() = s[a][b];
-            }
-        const Ref out = node(level - 1, s[0][0], s[0][1], s[1][0], s[1][1]);
-        protect_.resize(sp);
-        return out;
-    }
-
     // ---- cells in and out ----
 
     void changed() {
         exported_.reset();
         box_valid_ = false;
+        pop_valid_ = false;
     }
 
     static void check_plane(const Box& b) {
@@ -906,8 +1124,8 @@ private:
 
     CellCount count(Ref r, int level, std::unordered_map<Ref, CellCount>& memo) const {
         if (level == kLeafLevel) return leaf_pop(leaves_[r]);
+        if (is_empty(r, level)) return 0;
         const Node& n = nodes_[r];
-        if (n.pop != UINT32_MAX) return n.pop;
         if (const auto it = memo.find(r); it != memo.end()) return it->second;
         CellCount s = 0;
         for (Ref k : n.kid) s += count(k, level - 1, memo);
@@ -1077,6 +1295,7 @@ private:
     Pool<Node> nodes_;
     Pool<Leaf> leaves_;
     Pool<Ref> node_table_, leaf_table_;
+    std::size_t node_slots_ = 0, leaf_slots_ = 0;  // table sizes (powers of two)
     std::vector<std::uint8_t> leaf_mark_;
     std::size_t node_top_ = 1, leaf_top_ = 1, node_count_ = 0, leaf_count_ = 0;
     std::size_t node_free_count_ = 0, leaf_free_count_ = 0;
@@ -1085,6 +1304,8 @@ private:
     bool gc_allowed_ = true;
     std::int64_t collections_ = 0;
     std::vector<Ref> protect_;
+    Frame frames_[kMaxLevel + 1];
+    std::vector<Ref> scratch_[kMaxLevel + 1];
 
     Ref empty_[kMaxLevel + 1]{};
     Ref root_ = 0;
@@ -1096,6 +1317,8 @@ private:
     mutable std::shared_ptr<const Quadtree> exported_;
     mutable Box box_;
     mutable bool box_valid_ = false;
+    mutable std::int64_t pop_ = 0;
+    mutable bool pop_valid_ = false;
 };
 
 }  // namespace

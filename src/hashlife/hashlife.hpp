@@ -18,7 +18,7 @@ namespace hashlife {
 struct Tuning {
     // Bytes the store may use before its first collection (it doubles, up to the engine's memory
     // budget, when a collection frees less than half of it).
-    std::int64_t initial_bytes = std::int64_t{64} << 20;
+    std::int64_t initial_bytes = std::int64_t{256} << 20;
     // The level-6 leaf kernel's instruction set: 0 = the best this CPU has, 1 = baseline, 2 = AVX2,
     // 3 = AVX-512 (tests run each supported one).
     int simd = 0;

@@ -8,6 +8,10 @@
 #include "hashlife/hashlife.hpp"
 #include "tilelife/error.hpp"
 
+// The 64-byte vector type is only ever used inside inlined code; GCC's note about passing it by
+// value without AVX-512 (an ABI question) does not apply.
+#pragma GCC diagnostic ignored "-Wpsabi"
+
 namespace tilelife::hashlife {
 namespace {
 
