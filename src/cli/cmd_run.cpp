@@ -1,6 +1,7 @@
 // tilelife run: load a pattern, run it on an engine, report, optionally write the result.
 #include <unistd.h>
 
+#include <atomic>
 #include <charconv>
 #include <chrono>
 #include <csignal>
@@ -86,9 +87,14 @@ std::string human_rate(double r) {
     return buf;
 }
 
-// Ctrl+C asks the run to stop after the step in progress (checked between chunks of steps).
+// Ctrl+C asks the run to stop after the step in progress (checked between chunks of steps); engines
+// that take long single steps (cpu:hashlife) also poll g_stop (EngineOptions::interrupt).
 volatile std::sig_atomic_t g_interrupted = 0;
-extern "C" void on_interrupt(int) { g_interrupted = 1; }
+std::atomic<bool> g_stop{false};  // lock-free, so safe to set from the handler
+extern "C" void on_interrupt(int) {
+    g_interrupted = 1;
+    g_stop.store(true, std::memory_order_relaxed);
+}
 
 // A checkpoint is an RLE file (rule with its :T/:P suffix, #CXRLE Pos and Gen) plus one comment line
 // saying which run it belongs to, so `--resume FILE` alone continues to the same final generation.
@@ -184,6 +190,7 @@ void run(RunArgs a, int& exit_code) {
     const std::int64_t gif_frames = a.gens / gif_every + 1;
     if (!a.gif.empty()) image::check_gif_size(image_box ? *image_box : Box{0, 0, 1, 1}, a.scale, gif_frames, a.gif);
 
+    options.interrupt = &g_stop;
     auto engine = create_engine(name, plan.spec, options);
     if (pattern.tree && plan.cells.empty()) {
         if (!set_quadtree(*engine, *pattern.tree)) engine->set_cells(pattern.tree->cells());
@@ -235,6 +242,7 @@ void run(RunArgs a, int& exit_code) {
         write_file_atomic(a.checkpoint, text);
     };
     g_interrupted = 0;
+    g_stop = false;
     auto previous_handler = std::signal(SIGINT, on_interrupt);
     struct RestoreHandler {
         decltype(previous_handler) h;
@@ -246,7 +254,9 @@ void run(RunArgs a, int& exit_code) {
     Progress progress(!a.quiet && !a.json, a.gens);
     const auto t0 = Clock::now();
     double cell_updates = 0;
-    std::int64_t done = 0, chunk = 1;
+    // Tree engines (cpu:hashlife, cpu:auto) pay for every distinct step size, so they take the run
+    // in one step (GIF frames and checkpoints still cut it), interruptible through g_stop.
+    std::int64_t done = 0, chunk = info && info->native_unbounded ? std::max<std::int64_t>(a.gens, 1) : 1;
     while (done < a.gens) {
         std::int64_t n = std::min(chunk, a.gens - done);
         if (!a.gif.empty()) n = std::min(n, next_frame - done);

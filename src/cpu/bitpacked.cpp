@@ -748,7 +748,7 @@ void register_bitpacked_engine() {
     info.name = "cpu:bitpacked";
     info.description = "one bit per cell, bit-sliced adders, SIMD (" + std::string(to_string(best_simd())) +
                        " here) and OpenMP row bands, settled tiles skipped";
-    info.default_for = {Topology::torus, Topology::plane, Topology::unbounded};
+    info.default_for = {Topology::torus, Topology::plane};  // unbounded: cpu:auto
     info.parameters = {
         {"activity", "skip tiles whose neighbourhood has not changed (docs/activity.md)", {"on", "off"}, 0, 0, "on"},
         {"simd", "widest instruction set used (capped by what this CPU has)", {"auto", "avx512", "avx2", "baseline"}, 0,

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <new>
 #include <unordered_map>
@@ -565,7 +566,22 @@ private:
         return Cell{-half, 1 - half};
     }
 
-    bool interrupted() const { return interrupt_ && interrupt_->load(std::memory_order_relaxed); }
+    bool interrupted() const {
+        if (interrupt_ && interrupt_->load(std::memory_order_relaxed)) return true;
+        return deadline_ != Clock::time_point{} && Clock::now() >= deadline_;
+    }
+
+public:
+    using Clock = std::chrono::steady_clock;
+    void set_deadline(Clock::time_point t) { deadline_ = t; }
+    void replace(const std::vector<Cell>& cells) {
+        root_ = empty_[kMinRoot];
+        level_ = kMinRoot;
+        changed();
+        set_cells(cells);
+    }
+
+private:
 
     // Refuses up front a step whose light cone (one cell a generation) could leave the plane.
     void check_reach(std::int64_t generations) const {
@@ -1291,6 +1307,7 @@ private:
     int simd_;
     LeafKernel kernel_;
     const std::atomic<bool>* interrupt_;
+    std::chrono::steady_clock::time_point deadline_{};
 
     Pool<Node> nodes_;
     Pool<Leaf> leaves_;
@@ -1325,6 +1342,14 @@ private:
 
 std::unique_ptr<Engine> make_hashlife(const BoardSpec& spec, const EngineOptions& options, const Tuning& tuning) {
     return std::make_unique<HashlifeEngine>(spec, options, tuning);
+}
+
+void set_deadline(Engine& engine, std::chrono::steady_clock::time_point deadline) {
+    if (auto* h = dynamic_cast<HashlifeEngine*>(&engine)) h->set_deadline(deadline);
+}
+
+void replace_cells(Engine& engine, const std::vector<Cell>& cells) {
+    if (auto* h = dynamic_cast<HashlifeEngine*>(&engine)) h->replace(cells);
 }
 
 bool load_tree(Engine& engine, const Quadtree& tree) {

@@ -2,6 +2,7 @@
 // cpu:bitpacked by the job. Internal header: the engines register themselves; tests use
 // make_hashlife() with small tables to force collections. Design notes: docs/hashlife.md.
 #pragma once
+#include <chrono>
 #include <cstdint>
 #include <memory>
 
@@ -25,6 +26,17 @@ struct Tuning {
 };
 
 std::unique_ptr<Engine> make_hashlife(const BoardSpec& spec, const EngineOptions& options, const Tuning& tuning = {});
+
+// cpu:auto (auto.cpp).
+std::unique_ptr<Engine> make_auto(const BoardSpec& spec, const EngineOptions& options);
+
+// Replaces every cell of a cpu:hashlife engine by `cells`, keeping its store of squares and results
+// (cpu:auto's trials reuse what earlier ones computed).
+void replace_cells(Engine& hashlife_engine, const std::vector<Cell>& cells);
+
+// A time limit for the steps of a cpu:hashlife engine (cpu:auto's trials): past it, step() returns
+// early as when interrupted (generation() says how far it got). A default time_point: none.
+void set_deadline(Engine& hashlife_engine, std::chrono::steady_clock::time_point deadline);
 
 // The leaf kernel: 64 rows of 64 cells (bit x of rows[y] = cell (x, y)) run `gens` (1..16)
 // generations of a rule given as cpu:bitpacked's masks (`life`: B3/S23, masks unused); rows

@@ -4,13 +4,13 @@
 // picked at run time, as cpu:bitpacked's kernels are, so the library runs on any x86-64.
 #include <cstring>
 
+// The 64-byte vector type is only used inside inlined code; GCC's note about passing it by value
+// without AVX-512 (an ABI question) does not apply.
+#pragma GCC diagnostic ignored "-Wpsabi"
+
 #include "cpu/bitsliced.hpp"
 #include "hashlife/hashlife.hpp"
 #include "tilelife/error.hpp"
-
-// The 64-byte vector type is only ever used inside inlined code; GCC's note about passing it by
-// value without AVX-512 (an ABI question) does not apply.
-#pragma GCC diagnostic ignored "-Wpsabi"
 
 namespace tilelife::hashlife {
 namespace {

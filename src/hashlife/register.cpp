@@ -5,10 +5,13 @@
 
 namespace tilelife {
 namespace hashlife {
-bool load_tree(Engine& engine, const Quadtree& tree);  // hashlife.cpp
-}
+bool load_tree(Engine& engine, const Quadtree& tree);       // hashlife.cpp
+bool load_auto_tree(Engine& engine, const Quadtree& tree);  // auto.cpp
+}  // namespace hashlife
 
-bool set_quadtree(Engine& engine, const Quadtree& tree) { return hashlife::load_tree(engine, tree); }
+bool set_quadtree(Engine& engine, const Quadtree& tree) {
+    return hashlife::load_tree(engine, tree) || hashlife::load_auto_tree(engine, tree);
+}
 
 void register_hashlife_engines() {
     using namespace hashlife;
@@ -31,6 +34,19 @@ void register_hashlife_engines() {
         const int cap = simd == "baseline" ? 1 : simd == "avx2" ? 2 : 3;
         tuning.simd = std::min(cap, best_leaf_simd());
         return make_hashlife(spec, options, tuning);
+    });
+
+    EngineInfo autoinfo;
+    autoinfo.name = "cpu:auto";
+    autoinfo.description =
+        "the unbounded plane on cpu:hashlife or cpu:bitpacked, whichever the job suits; switches to HashLife once a "
+        "dense chaotic phase settles";
+    autoinfo.default_for = {Topology::unbounded};
+    autoinfo.native_unbounded = true;
+    autoinfo.bounded = false;
+    autoinfo.host_bytes = info.host_bytes;
+    register_engine(autoinfo, [](const BoardSpec& spec, const EngineOptions& options) -> std::unique_ptr<Engine> {
+        return make_auto(spec, options);
     });
 }
 
