@@ -60,7 +60,7 @@ Pattern parse_pattern(std::string_view text, const std::string& source, const Re
 // "x = W, y = H, rule = RULE", runs wrapped at 70 characters, "!" at the end.
 std::string format_rle(const std::vector<Cell>& cells, const std::string& rule, std::int64_t generation);
 // The same RLE written from a tree, row by row: never lists the cells or builds a board.
-std::string format_rle(const Quadtree& tree, const std::string& rule, std::int64_t generation);
+std::string format_rle_tree(const Quadtree& tree, const std::string& rule, std::int64_t generation);
 // Plaintext .cells: "!Name: NAME" then rows of 'O' and '.', bounding box of the cells.
 std::string format_plaintext(const std::vector<Cell>& cells, const std::string& name);
 // Golly macrocell ([M2]) text, the same bytes as bgolly 3.3 writes for this tree from the second

@@ -322,7 +322,7 @@ void run(RunArgs a, int& exit_code) {
         const std::shared_ptr<const Quadtree> tree = engine->quadtree();
         std::string text;
         if (tree && *out_format != OutputFormat::plaintext) {
-            text = *out_format == OutputFormat::rle ? format_rle(*tree, rule_for_output(plan.spec), gen)
+            text = *out_format == OutputFormat::rle ? format_rle_tree(*tree, rule_for_output(plan.spec), gen)
                                                     : format_macrocell(*tree, rule_for_output(plan.spec), gen);
         } else {
             std::vector<Cell> cells = engine->live_cells();

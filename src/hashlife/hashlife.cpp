@@ -157,10 +157,10 @@ public:
         for (auto* p : {&node_table_, &leaf_table_}) p->reserve(static_cast<std::size_t>(budget_));
         nodes_.reserve(static_cast<std::size_t>(budget_));
         leaves_.reserve(static_cast<std::size_t>(budget_));
-        nodes_.grow(1024);
-        leaves_.grow(1024);
-        rebuild_node_table(2048);
-        rebuild_leaf_table(2048);
+        nodes_.grow(256);
+        leaves_.grow(256);
+        rebuild_node_table(1024);
+        rebuild_leaf_table(1024);
         leaf_mark_.assign(leaves_.capacity(), 0);
         node_top_ = 1;  // index 0 stays unused: 0 means "none" in results
         leaf_top_ = 1;

@@ -117,18 +117,22 @@ Pattern parse_macrocell(std::string_view text, const std::string& source, const 
         const int level = tree->node(root).level;
         if (top_level > level) fail(source, lines.number(), "the last node (the root) is not the largest");
         tree->set_root(root, level);
-        // Counted and bounded from the tree: work linear in the nodes, whatever the cells.
-        const Box box = tree->bounding_box();
+        // Counted and bounded from the tree: work linear in the nodes, whatever the cells. A list
+        // is refused before anything else: a small file can describe astronomically many cells.
+        if (limits.list_tree_cells && tree->population() > static_cast<CellCount>(limits.max_cells))
+            fail(source, lines.number(), "more than " + std::to_string(limits.max_cells) + " live cells (limit)");
+        const char* out_of_range = "cells beyond the coordinate range (|x|, |y| < 2^62)";
+        Box box;
+        try {
+            box = tree->bounding_box();
+        } catch (const RuntimeError&) {
+            fail(source, lines.number(), out_of_range);  // wider than any box of 64-bit coordinates
+        }
         if (!box.empty() && (!in_range(box.x) || !in_range(box.y) || !in_range(box.x + (box.width - 1)) ||
                              !in_range(box.y + (box.height - 1))))
-            fail(source, lines.number(), "cells beyond the coordinate range (|x|, |y| < 2^62)");
+            fail(source, lines.number(), out_of_range);
         p.frame = box;
-        if (limits.list_tree_cells) {
-            // Refused before listing: a small file can describe astronomically many cells.
-            if (tree->population() > static_cast<CellCount>(limits.max_cells))
-                fail(source, lines.number(), "more than " + std::to_string(limits.max_cells) + " live cells (limit)");
-            p.cells = tree->cells();
-        }
+        if (limits.list_tree_cells) p.cells = tree->cells();
     } else {
         tree->set_root(0, 4);
     }

@@ -107,7 +107,7 @@ std::string format_rle(const std::vector<Cell>& input, const std::string& rule, 
     return out;
 }
 
-std::string format_rle(const Quadtree& tree, const std::string& rule, std::int64_t generation) {
+std::string format_rle_tree(const Quadtree& tree, const std::string& rule, std::int64_t generation) {
     const std::string rule_text = rule.empty() ? Rule::life().to_string() : parse_rule(rule).to_string();
     const Box box = tree.bounding_box();
     std::string out;
