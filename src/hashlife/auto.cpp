@@ -49,7 +49,8 @@ constexpr double kTrialShare = 1.0 / 8;
 
 class AutoEngine final : public Engine {
 public:
-    AutoEngine(const BoardSpec& spec, const EngineOptions& options) : spec_(spec), options_(options) {
+    AutoEngine(const BoardSpec& spec, const EngineOptions& options, const AutoTuning& tuning)
+        : spec_(spec), options_(options), tuning_(tuning) {
         if (spec.topology != Topology::unbounded) throw std::invalid_argument("cpu:auto runs only the unbounded plane");
         spec_.width = spec_.height = 0;
         threads_ = options.threads > 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
@@ -114,7 +115,7 @@ public:
             // Chunks of a few milliseconds: cheap bookkeeping, trials on time.
             if (dt < 2e-3) chunk_ *= 2;
             else if (dt > 8e-3 && chunk_ > 1) chunk_ /= 2;
-            if (left > 0 && elapsed_ >= next_trial_) left -= trial(left);
+            if (left > 0 && (elapsed_ >= next_trial_ || tuning_.always_try)) left -= trial(left);
         }
     }
 
@@ -176,8 +177,8 @@ private:
     // it computed (the ash's still lifes, oscillators, gliders) serves the next one.
     std::int64_t trial(std::int64_t left) {
         next_trial_ = elapsed_ * 2;
-        if (rate_ <= 0) return 0;
-        const double budget = std::min(elapsed_ * kTrialShare - trial_seconds_, left / rate_ / 4);
+        if (rate_ <= 0 && !tuning_.always_try) return 0;
+        const double budget = tuning_.always_try ? 1e9 : std::min(elapsed_ * kTrialShare - trial_seconds_, left / rate_ / 4);
         const Box ext = cur_->extent();
         const double guess = (static_cast<double>(cur_->population()) * kMoveCell +
                               static_cast<double>(ext.width) * static_cast<double>(ext.height) * kMoveArea) *
@@ -189,7 +190,8 @@ private:
         Engine& h = *trial_;
         replace_cells(h, cur_->live_cells());
         if (guess > 0) move_factor_ = std::max(0.5, move_factor_ * since(t0) / guess);
-        set_deadline(h, t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(budget)));
+        if (!tuning_.always_try)
+            set_deadline(h, t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(budget)));
         const std::int64_t start = h.generation();
         const std::int64_t jump = std::int64_t{1} << (63 - __builtin_clzll(static_cast<std::uint64_t>(left)));
         h.step(jump);
@@ -209,6 +211,7 @@ private:
 
     BoardSpec spec_;
     EngineOptions options_;
+    AutoTuning tuning_;
     int threads_ = 1;
     std::unique_ptr<Engine> cur_, trial_;
     bool on_hashlife_ = false;
@@ -227,8 +230,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Engine> make_auto(const BoardSpec& spec, const EngineOptions& options) {
-    return std::make_unique<AutoEngine>(spec, options);
+std::unique_ptr<Engine> make_auto(const BoardSpec& spec, const EngineOptions& options, const AutoTuning& tuning) {
+    return std::make_unique<AutoEngine>(spec, options, tuning);
 }
 
 bool load_auto_tree(Engine& engine, const Quadtree& tree) {

@@ -23,10 +23,10 @@
 #include "tilelife/quadtree.hpp"
 
 namespace tilelife::hashlife {
+using Wide = __int128;
 namespace {
 
 using Ref = std::uint32_t;
-using Wide = __int128;
 
 constexpr int kLeafLevel = 4;   // 16x16 cells
 constexpr int kMinRoot = 6;     // the root is at least a level-6 node (its grandchildren are leaves)
@@ -588,14 +588,10 @@ private:
         if (root_ == empty_[level_]) return;
         // The root square bounds the cells; only when it is not enough is the exact box needed.
         const Cell o = origin(level_);
-        const Wide side = Wide(1) << level_;
-        auto inside = [&](Wide x0, Wide y0, Wide x1, Wide y1) {  // inclusive bounds
-            return x0 - generations > -kPlane && y0 - generations > -kPlane && x1 + generations < kPlane &&
-                   y1 + generations < kPlane;
-        };
-        if (inside(o.x, o.y, o.x + side - 1, o.y + side - 1)) return;
+        const std::int64_t side_1 = static_cast<std::int64_t>((std::uint64_t{1} << level_) - 1);
+        if (level_ < 62 && hashlife_run_fits(Box{o.x, o.y, side_1 + 1, side_1 + 1}, generations)) return;
         const Box b = live_box();
-        if (inside(b.x, b.y, Wide(b.x) + b.width - 1, Wide(b.y) + b.height - 1)) return;
+        if (hashlife_run_fits(b, generations)) return;
         throw InputError("cpu:hashlife: in " + std::to_string(generations) +
                          " generations the pattern (bounding box x=" + std::to_string(b.x) + " y=" + std::to_string(b.y) +
                          " width=" + std::to_string(b.width) + " height=" + std::to_string(b.height) +
@@ -1343,6 +1339,19 @@ private:
 std::unique_ptr<Engine> make_hashlife(const BoardSpec& spec, const EngineOptions& options, const Tuning& tuning) {
     return std::make_unique<HashlifeEngine>(spec, options, tuning);
 }
+
+}  // namespace tilelife::hashlife
+
+namespace tilelife {
+bool hashlife_run_fits(const Box& b, std::int64_t generations) {
+    if (b.empty()) return true;
+    const hashlife::Wide g = generations < 0 ? 0 : generations, lim = std::int64_t{1} << 60;
+    return hashlife::Wide(b.x) - g > -lim && hashlife::Wide(b.y) - g > -lim &&
+           hashlife::Wide(b.x) + b.width - 1 + g < lim && hashlife::Wide(b.y) + b.height - 1 + g < lim;
+}
+}  // namespace tilelife
+
+namespace tilelife::hashlife {
 
 void set_deadline(Engine& engine, std::chrono::steady_clock::time_point deadline) {
     if (auto* h = dynamic_cast<HashlifeEngine*>(&engine)) h->set_deadline(deadline);

@@ -27,8 +27,12 @@ struct Tuning {
 
 std::unique_ptr<Engine> make_hashlife(const BoardSpec& spec, const EngineOptions& options, const Tuning& tuning = {});
 
-// cpu:auto (auto.cpp).
-std::unique_ptr<Engine> make_auto(const BoardSpec& spec, const EngineOptions& options);
+// cpu:auto (auto.cpp). Tests force its HashLife trials (every chunk, no time limit) to check that
+// a switch mid-run keeps the cells exact.
+struct AutoTuning {
+    bool always_try = false;
+};
+std::unique_ptr<Engine> make_auto(const BoardSpec& spec, const EngineOptions& options, const AutoTuning& tuning = {});
 
 // Replaces every cell of a cpu:hashlife engine by `cells`, keeping its store of squares and results
 // (cpu:auto's trials reuse what earlier ones computed).

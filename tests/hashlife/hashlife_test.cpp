@@ -4,10 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
+#include <limits>
 #include <random>
 #include <thread>
 
 #include "hashlife/hashlife.hpp"
+#include "tilelife/pattern.hpp"
 #include "support/test_support.hpp"
 #include "tilelife/quadtree.hpp"
 
@@ -178,6 +181,312 @@ TEST(Hashlife, GosperGunMatchesTheReferenceAtOddCounts) {
     h->step(30 * 1000);
     EXPECT_EQ(h->population() - before, 5 * 1000);
     EXPECT_EQ(h->generation(), 30000000);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Memory: collections, the budget
+
+TEST(HashlifeMemory, CollectionsKeepTheCellsExact) {
+    // A store of 256 KiB in a budget of 3 MiB: the gun's stream and a soup's ash force many
+    // collections (some dropping memoised results); every checkpoint must still be exact.
+    hashlife::Tuning small;
+    small.initial_bytes = 256 << 10;
+    EngineOptions tight;
+    tight.max_bytes = 3 << 20;
+    const Cells start = test::united(kGun, test::soup(48, 48, 0.4, 21, 100, 100));
+    auto roomy = hashlife(), cramped = hashlife("B3/S23", tight, small);
+    roomy->set_cells(start);
+    cramped->set_cells(start);
+    for (std::int64_t n : {1000, 3, 20000, 65536, 7}) {
+        roomy->step(n);
+        cramped->step(n);
+        EXPECT_CELLS(roomy->live_cells(), cramped->live_cells());
+    }
+    EXPECT_GE(property(*cramped, "collections"), 5);
+    EXPECT_EQ(property(*roomy, "collections"), 0);
+    EXPECT_LE(property(*cramped, "bytes"), tight.max_bytes);
+}
+
+TEST(HashlifeMemory, APatternOverTheBudgetIsARuntimeErrorNotACrash) {
+    EngineOptions tiny;
+    tiny.max_bytes = 200 << 10;
+    auto e = hashlife("B3/S23", tiny);
+    e->set_cells(test::soup(300, 300, 0.45, 5));  // its chaos needs far more than 200 KiB
+    EXPECT_THROW(e->step(4096), RuntimeError);
+    // Below the engine's own minimum: refused when made.
+    tiny.max_bytes = 4096;
+    EXPECT_THROW(hashlife("B3/S23", tiny), InputError);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Interruption, the light cone, huge and empty runs
+
+TEST(HashlifeRun, InterruptStopsALongJumpAndLeavesAnExactState) {
+    std::atomic<bool> stop{false};
+    EngineOptions o;
+    o.interrupt = &stop;
+    // Seeds from a small soup: chaos at the speed of light, far too much to finish.
+    auto e = hashlife("B2/S", o);
+    const Cells start = test::soup(16, 16, 0.3, 9);
+    e->set_cells(start);
+    stop = true;
+    e->step(1000);
+    EXPECT_EQ(e->generation(), 0) << "interrupted before any work";
+    stop = false;
+    std::thread stopper([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        stop = true;
+    });
+    const auto t0 = std::chrono::steady_clock::now();
+    e->step((std::int64_t{1} << 20) - 1);  // every power of two up to 2^19
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    stopper.join();
+    EXPECT_LT(secs, 20.0) << "the step did not notice the interrupt";
+    const std::int64_t g = e->generation();
+    ASSERT_GT(g, 0);
+    ASSERT_LT(g, (std::int64_t{1} << 20) - 1);
+    // Where it stopped is a generation like any other.
+    auto fresh = hashlife("B2/S");
+    fresh->set_cells(start);
+    fresh->step(g);
+    EXPECT_EQ(e->population(), fresh->population());
+    EXPECT_EQ(e->extent(), fresh->extent());
+    // And it carries on.
+    stop = false;
+    e->step(3);
+    fresh->step(3);
+    EXPECT_CELLS(fresh->live_cells(), e->live_cells());
+}
+
+TEST(HashlifeRun, ARunThatCouldLeaveThePlaneIsRefusedUpFront) {
+    auto e = hashlife();
+    e->set_cells(kGlider);
+    const std::int64_t near = (std::int64_t{1} << 60) - 100;
+    try {
+        e->step(std::int64_t{1} << 60);
+        ADD_FAILURE() << "a light cone of 2^60 cells accepted";
+    } catch (const InputError& err) {
+        EXPECT_NE(std::string(err.what()).find("2^60"), std::string::npos) << err.what();
+    }
+    EXPECT_EQ(e->generation(), 0);
+    EXPECT_CELLS(kGlider, e->live_cells());
+    // Close to the edge: allowed up to the edge, refused one generation beyond.
+    auto f = hashlife();
+    const Cells edge = translated(kGlider, near, -near);
+    f->set_cells(edge);
+    EXPECT_THROW(f->step(100), InputError);
+    f->step(96);
+    EXPECT_CELLS(translated(edge, 24, 24), f->live_cells());
+    // Cells beyond the plane are refused when set.
+    EXPECT_THROW(f->set_cells({Cell{std::int64_t{1} << 61, 0}}), InputError);
+    EXPECT_FALSE(hashlife_run_fits(Box{0, 0, 3, 3}, near + 98));
+    EXPECT_TRUE(hashlife_run_fits(Box{0, 0, 3, 3}, near + 97));
+    EXPECT_TRUE(hashlife_run_fits(Box{}, std::numeric_limits<std::int64_t>::max()));
+}
+
+TEST(HashlifeRun, AnEmptyPlaneTakesAnyNumberOfGenerations) {
+    auto e = hashlife();
+    e->step(std::numeric_limits<std::int64_t>::max());
+    EXPECT_EQ(e->generation(), std::numeric_limits<std::int64_t>::max());
+    EXPECT_EQ(e->population(), 0);
+    EXPECT_TRUE(e->live_cells().empty());
+    EXPECT_TRUE(e->extent().empty());
+}
+
+TEST(HashlifeRun, DiehardDiesAndStaysDeadAtAnyScale) {
+    auto e = hashlife();
+    e->set_cells(picture({"......O.", "OO......", ".O...OOO"}));
+    e->step(129);
+    EXPECT_EQ(e->population(), 2);
+    e->step(1);
+    EXPECT_EQ(e->population(), 0);
+    e->step(std::int64_t{1} << 50);
+    EXPECT_EQ(e->population(), 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cells and trees in and out
+
+TEST(HashlifeCells, RegionsAndSparseAccessMatchTheReference) {
+    register_builtin_engines();
+    std::mt19937_64 rng(3);
+    auto ref = create_engine("cpu:reference", plane());
+    auto h = hashlife();
+    const Cells start = test::soup(70, 50, 0.3, 77, -35, -20);
+    ref->set_cells(start);
+    h->set_cells(start);
+    for (int round = 0; round < 30; ++round) {
+        // A random rectangle written with random bytes (inside and far outside the pattern).
+        const std::int64_t far = (round % 5 == 0) ? 700 : 0;
+        const Box b{static_cast<std::int64_t>(rng() % 120) - 60 + far, static_cast<std::int64_t>(rng() % 90) - 45,
+                    static_cast<std::int64_t>(rng() % 40) + 1, static_cast<std::int64_t>(rng() % 30) + 1};
+        std::vector<std::uint8_t> bytes(static_cast<std::size_t>(b.width * b.height));
+        for (auto& v : bytes) v = (rng() % 3) == 0;
+        ref->write_region(b, bytes.data());
+        h->write_region(b, bytes.data());
+        if (round % 3 == 0) {
+            ref->step(round);
+            h->step(round);
+        }
+        const Box r{static_cast<std::int64_t>(rng() % 200) - 100 + far, static_cast<std::int64_t>(rng() % 140) - 70, 77, 55};
+        std::vector<std::uint8_t> a(77 * 55), c(77 * 55);
+        ref->read_region(r, a.data());
+        h->read_region(r, c.data());
+        ASSERT_EQ(a, c) << "round " << round;
+        ASSERT_EQ(ref->live_cells_in(r), h->live_cells_in(r)) << "round " << round;
+        ASSERT_EQ(ref->live_cells(), h->live_cells()) << "round " << round;
+        ASSERT_EQ(ref->population(), h->population());
+    }
+}
+
+TEST(HashlifeCells, TreesGoInAndOutWithoutListingCells) {
+    // 2^40 live cells (a full square of side 2^20) and a far glider.
+    Quadtree t;
+    Quadtree::Index k = t.add_leaf(~std::uint64_t{0});
+    for (int level = 4; level <= 20; ++level) k = t.add_node(level, {k, k, k, k});
+    const Quadtree::Index g = t.add_leaf(0x0000000000070402ull);  // glider rows .O. / ..O / OOO
+    Quadtree::Index path = g;
+    for (int level = 4; level <= 20; ++level) path = t.add_node(level, {0, 0, 0, path});
+    const Quadtree::Index root = t.add_node(21, {k, 0, 0, path});
+    t.set_root(root, 21);
+    EXPECT_EQ(t.population(), (CellCount{1} << 40) + 5);
+    auto e = hashlife();
+    ASSERT_TRUE(set_quadtree(*e, t));
+    EXPECT_EQ(e->population(), (std::int64_t{1} << 40) + 5);
+    const Box box = e->extent();
+    EXPECT_EQ(box, t.bounding_box());
+    // A full square of side 2^20 dies inward from its corners; the glider flies on. The tree that
+    // comes out holds what a small reference run of a corner shows.
+    e->step(8);
+    const auto out = e->quadtree();
+    ASSERT_TRUE(out);
+    EXPECT_EQ(static_cast<std::int64_t>(out->population()), e->population());
+    EXPECT_EQ(out->bounding_box(), e->extent());
+    // Round trip: the exported tree loaded into a fresh engine is the same pattern.
+    auto f = hashlife();
+    ASSERT_TRUE(set_quadtree(*f, *out));
+    EXPECT_EQ(f->population(), e->population());
+    const Box corner{box.x - 20, box.y - 20, 60, 60};
+    EXPECT_EQ(f->live_cells_in(corner), e->live_cells_in(corner));
+    // Engines without trees say so.
+    register_builtin_engines();
+    auto b = create_engine("cpu:bitpacked", test::spec_of(8, 8, Topology::torus));
+    EXPECT_FALSE(set_quadtree(*b, *out));
+    EXPECT_EQ(b->quadtree(), nullptr);
+}
+
+TEST(HashlifeCells, ExportedTreesAreGollysMinimalRoots) {
+    // The exported root is the smallest of level >= 4 that holds the cells (Golly's after a run).
+    auto e = hashlife();
+    e->set_cells(kGlider);
+    EXPECT_EQ(e->quadtree()->level(), 4);
+    e->step(100);  // the glider at (25..27, 25..27): a level-6 root
+    EXPECT_EQ(e->quadtree()->level(), 6);
+    EXPECT_CELLS(translated(kGlider, 25, 25), e->quadtree()->cells());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Registration and refusals
+
+TEST(HashlifeRegistry, RegisteredForThePlaneOnlyWithAutoTheUnboundedDefault) {
+    register_builtin_engines();
+    const auto h = find_engine("cpu:hashlife");
+    ASSERT_TRUE(h);
+    EXPECT_TRUE(h->native_unbounded);
+    EXPECT_FALSE(h->bounded);
+    EXPECT_EQ(default_engine("cpu", Topology::unbounded), "cpu:auto");
+    EXPECT_EQ(default_engine("cpu", Topology::torus), "cpu:bitpacked");
+    for (const char* name : {"cpu:hashlife", "cpu:auto"}) {
+        try {
+            create_engine(name, test::spec_of(64, 64, Topology::torus));
+            ADD_FAILURE() << name << " accepted a torus";
+        } catch (const InputError& err) {
+            const std::string what = err.what();
+            EXPECT_NE(what.find("runs only the unbounded plane"), std::string::npos) << what;
+            EXPECT_NE(what.find("cpu:bitpacked"), std::string::npos) << what;
+        }
+        EXPECT_THROW(create_engine(name, test::spec_of(0, 0, Topology::unbounded, "B03/S23")), InputError);
+    }
+    auto e = create_engine("cpu:hashlife", plane());
+    const EngineDescription d = e->describe();
+    EXPECT_EQ(d.name, "cpu:hashlife");
+    for (const char* key : {"nodes", "leaves", "bytes", "collections", "step exponent", "root level"}) {
+        bool found = false;
+        for (const auto& [k, v] : d.properties) found = found || k == key;
+        EXPECT_TRUE(found) << key;
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// cpu:auto
+
+std::string running(const Engine& e, const std::string& key = "running") {
+    for (const auto& [k, v] : e.describe().properties)
+        if (k == key) return std::get<std::string>(v);
+    return "?";
+}
+
+TEST(Auto, PicksHashlifeForSparsePatternsAndLongRuns) {
+    register_builtin_engines();
+    EngineOptions one;
+    one.threads = 1;
+    // Sparse: HashLife from the start.
+    auto a = hashlife::make_auto(plane(), one);
+    a->set_cells(kGun);
+    a->step(1000);
+    EXPECT_EQ(running(*a, "started on"), "cpu:hashlife");
+    // Dense and short: cpu:bitpacked.
+    auto b = hashlife::make_auto(plane(), one);
+    b->set_cells(test::soup(200, 200, 0.4, 1));
+    b->step(50);
+    EXPECT_EQ(running(*b, "started on"), "cpu:bitpacked");
+    // Dense and long: HashLife (its one-off cost of the chaos beats stepping the area that long).
+    auto c = hashlife::make_auto(plane(), one);
+    c->set_cells(test::soup(200, 200, 0.4, 1));
+    c->step(100000);
+    EXPECT_EQ(running(*c, "started on"), "cpu:hashlife");
+    // The same cells on each, whatever ran them.
+    auto h = hashlife();
+    h->set_cells(test::soup(200, 200, 0.4, 1));
+    h->step(50);
+    EXPECT_CELLS(h->live_cells(), b->live_cells());
+    h->step(100000 - 50);
+    EXPECT_CELLS(h->live_cells(), c->live_cells());
+}
+
+TEST(Auto, SwitchingMidRunKeepsTheCellsExact) {
+    register_builtin_engines();
+    hashlife::AutoTuning eager;
+    eager.always_try = true;
+    EngineOptions one;
+    one.threads = 1;
+    auto a = hashlife::make_auto(plane(), one, eager);
+    auto ref = create_engine("cpu:reference", plane());
+    const Cells start = test::soup(120, 100, 0.4, 31, -40, -10);  // dense: starts on cpu:bitpacked
+    a->set_cells(start);
+    ref->set_cells(start);
+    for (std::int64_t n : {10, 77, 100, 5}) {
+        a->step(n);
+        ref->step(n);
+        ASSERT_EQ(a->generation(), ref->generation());
+        EXPECT_CELLS(ref->live_cells(), a->live_cells());
+    }
+    EXPECT_EQ(running(*a), "cpu:hashlife");
+    EXPECT_EQ(running(*a, "started on"), "cpu:bitpacked");
+}
+
+TEST(Auto, TreesStayTrees) {
+    Quadtree t = Quadtree::from_cells(kGun);
+    auto a = create_engine("cpu:auto", plane());
+    ASSERT_TRUE(set_quadtree(*a, t));
+    a->step(1000003);
+    auto h = hashlife();
+    h->set_cells(kGun);
+    h->step(1000003);
+    EXPECT_EQ(running(*a), "cpu:hashlife");
+    ASSERT_TRUE(a->quadtree());
+    EXPECT_EQ(a->population(), h->population());
+    EXPECT_EQ(a->extent(), h->extent());
 }
 
 }  // namespace
