@@ -267,7 +267,6 @@ private:
         pitch_ = nwords_;
         const auto h = static_cast<std::uint64_t>(h_);
         check_buffer(h, pitch_ * 4);
-        const std::size_t bytes = static_cast<std::size_t>(pitch_ * h * 4);
 
         const std::uint64_t tile_w = static_cast<std::uint64_t>(lw_ - 2);
         const std::uint64_t tile_h = static_cast<std::uint64_t>(strips_ * rows_ - 2 * steps_);
@@ -289,29 +288,9 @@ private:
         list_global_ = cl::NDRange(static_cast<std::size_t>(ceil_div(tiles_, list_wg) * list_wg));
         list_local_ = cl::NDRange(list_wg);
 
-        try {
-            cur_ = cl::Buffer(rt_->context, CL_MEM_READ_WRITE, bytes);
-            next_ = cl::Buffer(rt_->context, CL_MEM_READ_WRITE, bytes);
-            // Small next to the board (one word per tile), so made even when tracking is off.
-            stamps_ = cl::Buffer(rt_->context, CL_MEM_READ_WRITE, static_cast<std::size_t>(tiles_ * 4));
-            list_ = cl::Buffer(rt_->context, CL_MEM_READ_WRITE, static_cast<std::size_t>(tiles_ * 4));
-            counts_ = cl::Buffer(rt_->context, CL_MEM_READ_WRITE, 2 * sizeof(cl_uint));
-            cl::Kernel clear(program_, "clear_words");
-            const std::size_t group = group_size_for(*rt_, {clear}, 64);
-            const cl_ulong words = pitch_ * h;
-            for (auto [b, n] : {std::pair{&cur_, words}, std::pair{&next_, words}, std::pair{&stamps_, cl_ulong{tiles_}},
-                                std::pair{&list_, cl_ulong{tiles_}}, std::pair{&counts_, cl_ulong{2}}}) {
-                clear.setArg(0, *b);
-                clear.setArg(1, n);
-                rt_->queue.enqueueNDRangeKernel(clear, cl::NullRange,
-                                                cl::NDRange(static_cast<std::size_t>(round_up(n, group))),
-                                                cl::NDRange(group));
-            }
-            rt_->queue.finish();  // allocation failures surface here rather than at the first step
-        } catch (const cl::Error& e) {
-            throw RuntimeError("OpenCL: cannot allocate two " + std::to_string(bytes >> 20) + " MiB board buffers on " +
-                               dev.name + ": " + error_name(e.err()));
-        }
+        // Stamps and list are small next to the board (one word per tile), so made even when tracking is off.
+        const std::uint64_t words = pitch_ * h;
+        allocate_cleared({{&cur_, words}, {&next_, words}, {&stamps_, tiles_}, {&list_, tiles_}, {&counts_, 2}});
         kernel_.setArg(2, static_cast<cl_ulong>(w_));
         kernel_.setArg(3, static_cast<cl_ulong>(h_));
         kernel_.setArg(4, static_cast<cl_ulong>(pitch_));

@@ -292,24 +292,8 @@ private:
         global_ = cl::NDRange(static_cast<std::size_t>(gx), static_cast<std::size_t>(gy));
         local_ = cl::NDRange(static_cast<std::size_t>(shape_.x), static_cast<std::size_t>(shape_.y));
 
-        try {
-            cur_ = cl::Buffer(rt_->context, CL_MEM_READ_WRITE, bytes);
-            next_ = cl::Buffer(rt_->context, CL_MEM_READ_WRITE, bytes);
-            scatter_ = cl::Kernel(program_for(*rt_, {"transfer.cl"}, ""), "scatter_cells");
-            cl::Kernel clear(program_for(*rt_, {"board.cl"}, ""), "clear_words");
-            const std::size_t group = group_size_for(*rt_, {clear}, 64);
-            for (cl::Buffer* b : {&cur_, &next_}) {
-                clear.setArg(0, *b);
-                clear.setArg(1, static_cast<cl_ulong>(bytes / 4));
-                rt_->queue.enqueueNDRangeKernel(clear, cl::NullRange,
-                                                cl::NDRange(static_cast<std::size_t>(round_up(bytes / 4, group))),
-                                                cl::NDRange(group));
-            }
-            rt_->queue.finish();  // allocation failures surface here rather than at the first step
-        } catch (const cl::Error& e) {
-            throw RuntimeError("OpenCL: cannot allocate two " + std::to_string(bytes >> 20) + " MiB board buffers on " +
-                               dev.name + ": " + error_name(e.err()));
-        }
+        allocate_cleared({{&cur_, bytes / 4}, {&next_, bytes / 4}});
+        scatter_ = cl::Kernel(program_for(*rt_, {"transfer.cl"}, ""), "scatter_cells");
         kernel_.setArg(2, static_cast<cl_ulong>(w_));
         kernel_.setArg(3, static_cast<cl_ulong>(h_));
         kernel_.setArg(4, static_cast<cl_ulong>(pitch_));

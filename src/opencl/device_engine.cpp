@@ -108,6 +108,27 @@ EngineOptions DeviceEngine::with_shape(const EngineOptions& base, int wx, int wy
     return o;
 }
 
+void DeviceEngine::allocate_cleared(std::initializer_list<std::pair<cl::Buffer*, std::uint64_t>> buffers) {
+    std::uint64_t bytes = 0;
+    for (const auto& [b, words] : buffers) bytes += 4 * words;
+    try {
+        cl::Kernel clear(program_for(*rt_, {"board.cl"}, ""), "clear_words");
+        const std::size_t group = group_size_for(*rt_, {clear}, 64);
+        for (const auto& [b, words] : buffers) {
+            *b = cl::Buffer(rt_->context, CL_MEM_READ_WRITE, static_cast<std::size_t>(4 * std::max<std::uint64_t>(words, 1)));
+            clear.setArg(0, *b);
+            clear.setArg(1, static_cast<cl_ulong>(words));
+            rt_->queue.enqueueNDRangeKernel(clear, cl::NullRange,
+                                            cl::NDRange(static_cast<std::size_t>(round_up(std::max<std::uint64_t>(words, 1), group))),
+                                            cl::NDRange(group));
+        }
+        rt_->queue.finish();
+    } catch (const cl::Error& e) {
+        throw RuntimeError("OpenCL: cannot allocate " + std::to_string(bytes >> 20) + " MiB for a " + board_text() +
+                           " board on " + rt_->info.name + ": " + error_name(e.err()));
+    }
+}
+
 // The path: a collective when asked for (RuntimeError when the device lacks it) or, automatically,
 // when the device has one and it builds; else the tree.
 void DeviceEngine::setup_population(std::uint64_t nwords) {

@@ -3,6 +3,8 @@
 // the device, and the parts of describe() that every engine fills the same way.
 #pragma once
 #include <cstdint>
+#include <initializer_list>
+#include <utility>
 #include <memory>
 #include <optional>
 #include <string>
@@ -63,6 +65,9 @@ protected:
     // The engine's own part of describe(): work-group, tiles, device bytes, properties, autotune.
     virtual void describe_engine(EngineDescription& d) const = 0;
 
+    // Creates these buffers of 32-bit words, zeroed on the device (board.cl clear_words), and waits:
+    // an allocation the device cannot make is a RuntimeError here rather than at the first step.
+    void allocate_cleared(std::initializer_list<std::pair<cl::Buffer*, std::uint64_t>> buffers);
     // Sets up population(); called by the engine once its board exists.
     void setup_population(std::uint64_t nwords);
     // A cl::Error thrown while doing `doing` as the RuntimeError the CLI turns into exit code 1.

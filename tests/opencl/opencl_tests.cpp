@@ -344,10 +344,14 @@ TEST_F(OpenCL, EnvironmentVariablesAreNotRead) {
     for (const char* engine : kAllEngines) {
         auto e = create_engine(engine, BoardSpec{40, 40, Topology::torus, Rule::life()});
         const auto d = e->describe();
-        if (std::string(engine) != "opencl:naive" && std::string(engine) != "opencl:halo-tile")
+        if (std::string(engine) != "opencl:naive" && std::string(engine) != "opencl:halo-tile") {
             EXPECT_NE(property<std::int64_t>(d, "rows"), 3) << engine;
-        if (std::string(engine) == "opencl:bitpacked") EXPECT_EQ(property<std::string>(d, "activity"), "auto");
-        else EXPECT_EQ(property<std::string>(d, "rule-storage"), "bits") << engine;
+        }
+        if (std::string(engine) == "opencl:bitpacked") {
+            EXPECT_EQ(property<std::string>(d, "activity"), "auto");
+        } else {
+            EXPECT_EQ(property<std::string>(d, "rule-storage"), "bits") << engine;
+        }
     }
     for (const char* v : vars) unsetenv(v);
 }
@@ -380,8 +384,12 @@ TEST_F(OpenCL, TilesMatchTheLaunchRanges) {
             const auto d = e->describe();
             ASSERT_TRUE(d.tiles);
             const TileGeometry& t = *d.tiles;
-            if (c.wx) EXPECT_EQ(d.wg_width, c.wx);
-            if (c.k) EXPECT_EQ(d.steps_per_launch, c.k);
+            if (c.wx) {
+                EXPECT_EQ(d.wg_width, c.wx);
+            }
+            if (c.k) {
+                EXPECT_EQ(d.steps_per_launch, c.k);
+            }
             EXPECT_EQ(t.origin, (Cell{0, 0}));
             EXPECT_FALSE(t.text.empty());
             auto dims = [](const std::string& s) {
@@ -430,7 +438,9 @@ TEST_F(OpenCL, DefaultsFitTheDevice) {
         EXPECT_LE(static_cast<std::size_t>(d.wg_width) * d.wg_height, dev->max_work_group_size) << engine;
         const auto local = property<std::int64_t>(d, "local-bytes");
         EXPECT_LE(static_cast<std::uint64_t>(local), dev->local_mem_size) << engine;
-        if (std::string(engine) != "opencl:naive") EXPECT_GT(local, 0) << engine;
+        if (std::string(engine) != "opencl:naive") {
+            EXPECT_GT(local, 0) << engine;
+        }
     }
 }
 
@@ -448,8 +458,8 @@ TEST_F(OpenCL, AutotuneCandidatesAreValidAndExact) {
                 EXPECT_FALSE(o.wg_width == candidates[j].wg_width && o.wg_height == candidates[j].wg_height &&
                              o.params == candidates[j].params && o.steps_per_launch == candidates[j].steps_per_launch)
                     << engine << " candidate " << i << " repeats " << j;
-            // Building every variant takes PoCL a while: every third is run against the reference.
-            if (i % 3 == 0) expect_same(engine, spec.width, spec.height, spec.topology, "B3/S23", {5}, o);
+            // Building every variant takes PoCL a while: every fifth is run against the reference.
+            if (i % 5 == 0) expect_same(engine, spec.width, spec.height, spec.topology, "B3/S23", {5}, o);
         }
     }
 }
