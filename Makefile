@@ -8,7 +8,7 @@ JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 DEB_PACKAGES := cmake ninja-build g++ make pkg-config ca-certificates \
   libcli11-dev zlib1g-dev libgtest-dev libbenchmark-dev \
   ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers pocl-opencl-icd clinfo oclgrind \
-  golly \
+  golly libopenmpi-dev openmpi-bin \
   libpng-dev libgif-dev libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core xvfb xauth
 
 .PHONY: deps configure build demo test clean fuzz fuzz-deps test-asan
