@@ -23,6 +23,9 @@
 #include <vector>
 
 #include "mpi/distributed.hpp"
+#ifdef TILELIFE_HAVE_OPENCL
+#include "opencl/api.hpp"
+#endif
 #include "tilelife/builtin.hpp"
 #include "tilelife/error.hpp"
 
@@ -165,7 +168,7 @@ int run(const Args& a) {
         MPI_Allreduce(&mine, &probed, 1, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
         if (probed == 0) throw RuntimeError("not even " + std::to_string(a.largest_step) + " rows fit");
         // Each band also keeps ghost rows: the same ghost depth the engine will choose.
-        std::int64_t g = a.ghost > 0 ? a.ghost : (a.engine.rfind("cpu:", 0) == 0 ? 32 : 8 * (a.steps_per_launch > 0 ? a.steps_per_launch : 12));
+        const std::int64_t g = a.ghost > 0 ? a.ghost : mpi::default_ghost_rows(a.engine, options);
         spec.height = size == 1 ? probed : size * (probed - 2 * g);
     }
     const double probe_seconds = MPI_Wtime() - t0;
@@ -174,7 +177,9 @@ int run(const Args& a) {
     mpi::DistributedEngine engine(a.engine, spec, options, MPI_COMM_WORLD, dist);
     const double create_seconds = MPI_Wtime() - t0;
     const mpi::Layout& layout = engine.layout();
-    const std::int64_t G = engine.ghost_rows() > 0 ? engine.ghost_rows() : 96;
+    // Generations per run: the same for any number of ranks (so that runs compare), a multiple of
+    // the ghost rows the engine chooses on several ranks.
+    const std::int64_t G = a.ghost > 0 ? a.ghost : mpi::default_ghost_rows(a.engine, options);
     const std::int64_t gens = a.gens > 0 ? a.gens : 4 * G;
     const std::int64_t check_gens = a.check_gens >= 0 ? a.check_gens : 2 * G + 7;
 
@@ -264,6 +269,15 @@ int run(const Args& a) {
         MPI_Reduce(&mine, &fingerprint, 1, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
     }
 
+    // Every rank's device (OpenCL engines name theirs), gathered as fixed-size text.
+    char device[96] = {};
+#ifdef TILELIFE_HAVE_OPENCL
+    if (engine.local_engine())
+        if (const auto det = opencl::details(*engine.local_engine())) std::snprintf(device, sizeof device, "%s", det->device.c_str());
+#endif
+    std::vector<char> devices(rank == 0 ? sizeof device * static_cast<std::size_t>(size) : sizeof device);
+    MPI_Gather(device, sizeof device, MPI_CHAR, devices.data(), sizeof device, MPI_CHAR, 0, MPI_COMM_WORLD);
+
     // Every rank's share of the timed runs.
     double part[6] = {timed.read_seconds, timed.mpi_seconds, timed.write_seconds, timed.step_seconds,
                       timed.agree_seconds, static_cast<double>(timed.exchanges)};
@@ -273,10 +287,9 @@ int run(const Args& a) {
     if (rank == 0) {
         const double med = median(times);
         const double cells = static_cast<double>(spec.width) * static_cast<double>(spec.height);
-        const EngineDescription d = engine.describe();
         std::ostringstream js;
         js.precision(6);
-        js << "{\"engine\":\"" << a.engine << "\",\"device0\":\"" << d.device << "\",\"ranks\":" << size
+        js << "{\"engine\":\"" << a.engine << "\",\"ranks\":" << size
            << ",\"width\":" << spec.width << ",\"height\":" << spec.height << ",\"cells\":" << cells
            << ",\"topology\":\"" << a.topology << "\",\"rule\":\"" << spec.rule.to_string() << "\",\"ghost\":"
            << engine.ghost_rows() << ",\"exchange\":\"" << (a.bytes ? "bytes" : "bits") << "\",\"gens\":" << gens
@@ -291,7 +304,7 @@ int run(const Args& a) {
            << ",\"fill\":" << fill_seconds << ",\"check\":" << check_seconds << "},\"per_rank\":[";
         for (int r = 0; r < size; ++r) {
             const double* p = parts.data() + 6 * r;
-            js << (r ? "," : "") << "{\"rows\":" << layout.rows(r) << ",\"read\":" << p[0] << ",\"mpi\":" << p[1]
+            js << (r ? "," : "") << "{\"device\":\"" << std::string(devices.data() + sizeof device * r) << "\",\"rows\":" << layout.rows(r) << ",\"read\":" << p[0] << ",\"mpi\":" << p[1]
                << ",\"write\":" << p[2] << ",\"step\":" << p[3] << ",\"agree\":" << p[4] << ",\"exchanges\":" << p[5]
                << "}";
         }

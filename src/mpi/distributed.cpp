@@ -71,6 +71,16 @@ std::string device_for_rank(const std::string& backend, const std::string& given
     return pick[static_cast<std::size_t>(local_rank) % pick.size()].id;
 }
 
+// Several OpenCL launches per exchange (each runs `steps_per_launch` generations, 12 by default on
+// GPUs and 4 on CPUs: 96 is a multiple of both), so that the fixed costs of an exchange (the
+// device's transfers, the messages' latency) are spread over many generations; measured in
+// docs/distributed.md. A CPU engine's exchange costs little, and its redundant rows cost as
+// much as any other: fewer.
+std::int64_t default_ghost_rows(std::string_view inner, const EngineOptions& options) {
+    if (backend_of(inner) == "cpu") return 32;
+    return 8 * (options.steps_per_launch > 0 ? options.steps_per_launch : 12);
+}
+
 std::pair<int, int> node_rank(MPI_Comm comm) {
     MPI_Comm node;
     int rank = 0, size = 1;
@@ -142,11 +152,7 @@ DistributedEngine::DistributedEngine(std::string_view inner, const BoardSpec& sp
     const int active = layout_.active;
     if (active >= 2) {
         const std::string backend = backend_of(inner_name_);
-        std::int64_t g = distributed.ghost_rows;
-        // Default: several OpenCL launches per exchange (launches run `steps_per_launch`
-        // generations each, 12 by default on GPUs, 4 on CPUs: 96 is a multiple of both); a CPU
-        // engine's generation is cheap to redo, its exchange cheap too.
-        if (g == 0) g = backend == "cpu" ? 32 : 8 * (options.steps_per_launch > 0 ? options.steps_per_launch : 12);
+        std::int64_t g = distributed.ghost_rows > 0 ? distributed.ghost_rows : default_ghost_rows(inner_name_, options);
         g = std::min(g, layout_.rows(active - 1));  // the thinnest band
         g = std::max<std::int64_t>(1, std::min(g, kMaxMessageWords / words_per_row_));
         if (!distributed.packed) g = std::max<std::int64_t>(1, std::min(g, kMaxMessageWords * 8 / spec.width));
@@ -211,77 +217,68 @@ void DistributedEngine::exchange() {
 }
 
 // Each rank sends its first and last `ghost_` rows to its neighbours and puts theirs into its
-// ghost rows. Bits (8x less than bytes, no conversion) unless dist_.packed is off.
+// ghost rows. Bits (8x less than bytes, no conversion) unless dist_.packed is off. Pipelined: the
+// receives are posted first, each edge is sent as soon as it is read (the second edge's read
+// overlaps the first one's message) and each ghost zone is written as soon as it arrives. The
+// messages go whatever happens locally (a rank whose read failed sends what it has), so that no
+// rank waits for a message that never comes; one agreement at the end reports any failure.
 void DistributedEngine::exchange_now() {
     const bool packed = dist_.packed;
     const std::int64_t g = ghost_, w = spec_.width;
-    std::vector<std::uint8_t> bytes_out_top, bytes_out_bottom, bytes_in_top, bytes_in_bottom;
-    double t = MPI_Wtime();
-    const Outcome read = attempt([&] {
-        if (top_) {
-            if (packed) local_->read_rows_packed(top_, g, send_top_.data());
-            else {
-                bytes_out_top.resize(static_cast<std::size_t>(g * w));
-                local_->read_region(Box{0, top_, w, g}, bytes_out_top.data());
-            }
-        }
-        if (bottom_) {
-            if (packed) local_->read_rows_packed(top_ + rows_ - g, g, send_bottom_.data());
-            else {
-                bytes_out_bottom.resize(static_cast<std::size_t>(g * w));
-                local_->read_region(Box{0, top_ + rows_ - g, w, g}, bytes_out_bottom.data());
-            }
-        }
-    });
-    double now = MPI_Wtime();
-    stats_.read_seconds += now - t;
-    t = now;
-    agree(comm_, rank_, read);
-    now = MPI_Wtime();
-    stats_.agree_seconds += now - t;
-    t = now;
-
-    MPI_Request req[4];
-    int n = 0;
     const int count = static_cast<int>(packed ? g * words_per_row_ : g * w);
     const MPI_Datatype type = packed ? MPI_UINT64_T : MPI_BYTE;
     if (!packed) {
-        bytes_in_top.resize(top_ ? static_cast<std::size_t>(g * w) : 0);
-        bytes_in_bottom.resize(bottom_ ? static_cast<std::size_t>(g * w) : 0);
+        for (auto* b : {&bytes_out_top_, &bytes_in_top_}) b->resize(top_ ? static_cast<std::size_t>(g * w) : 0);
+        for (auto* b : {&bytes_out_bottom_, &bytes_in_bottom_}) b->resize(bottom_ ? static_cast<std::size_t>(g * w) : 0);
     }
-    void* in_top = packed ? static_cast<void*>(recv_top_.data()) : bytes_in_top.data();
-    void* in_bottom = packed ? static_cast<void*>(recv_bottom_.data()) : bytes_in_bottom.data();
-    void* out_top = packed ? static_cast<void*>(send_top_.data()) : bytes_out_top.data();
-    void* out_bottom = packed ? static_cast<void*>(send_bottom_.data()) : bytes_out_bottom.data();
-    if (top_) {
-        MPI_Irecv(in_top, count, type, north_, kSouthward, comm_, &req[n++]);
-        MPI_Isend(out_top, count, type, north_, kNorthward, comm_, &req[n++]);
-    }
-    if (bottom_) {
-        MPI_Irecv(in_bottom, count, type, south_, kNorthward, comm_, &req[n++]);
-        MPI_Isend(out_bottom, count, type, south_, kSouthward, comm_, &req[n++]);
-    }
-    MPI_Waitall(n, req, MPI_STATUSES_IGNORE);
-    now = MPI_Wtime();
-    stats_.mpi_seconds += now - t;
-    stats_.bytes_sent += static_cast<std::int64_t>((top_ ? 1 : 0) + (bottom_ ? 1 : 0)) * count * (packed ? 8 : 1);
-    t = now;
+    void* in[2] = {packed ? static_cast<void*>(recv_top_.data()) : bytes_in_top_.data(),
+                   packed ? static_cast<void*>(recv_bottom_.data()) : bytes_in_bottom_.data()};
+    void* out[2] = {packed ? static_cast<void*>(send_top_.data()) : bytes_out_top_.data(),
+                    packed ? static_cast<void*>(send_bottom_.data()) : bytes_out_bottom_.data()};
+    // Edge k (0: top, 1: bottom): its neighbour, the first owned row it sends, where its ghosts go,
+    // and the tags of what leaves and what arrives.
+    const bool has[2] = {top_ > 0, bottom_ > 0};
+    const int peer[2] = {north_, south_};
+    const std::int64_t send_row[2] = {top_, top_ + rows_ - g}, ghost_row[2] = {0, top_ + rows_};
+    const int out_tag[2] = {kNorthward, kSouthward}, in_tag[2] = {kSouthward, kNorthward};
 
-    const Outcome write = attempt([&] {
-        if (top_) {
-            if (packed) local_->write_rows_packed(0, g, recv_top_.data());
-            else local_->write_region(Box{0, 0, w, g}, bytes_in_top.data());
-        }
-        if (bottom_) {
-            if (packed) local_->write_rows_packed(top_ + rows_, g, recv_bottom_.data());
-            else local_->write_region(Box{0, top_ + rows_, w, g}, bytes_in_bottom.data());
-        }
-    });
-    now = MPI_Wtime();
-    stats_.write_seconds += now - t;
-    t = now;
-    agree(comm_, rank_, write);
-    stats_.agree_seconds += MPI_Wtime() - t;
+    Outcome failed;
+    auto keep_first = [&](Outcome o) {
+        if (failed.kind == Outcome::none) failed = std::move(o);
+    };
+    MPI_Request recv[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL}, send[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+    for (int k = 0; k < 2; ++k)
+        if (has[k]) MPI_Irecv(in[k], count, type, peer[k], in_tag[k], comm_, &recv[k]);
+    for (int k = 0; k < 2; ++k) {
+        if (!has[k]) continue;
+        const double t = MPI_Wtime();
+        keep_first(attempt([&] {
+            if (packed) local_->read_rows_packed(send_row[k], g, static_cast<std::uint64_t*>(out[k]));
+            else local_->read_region(Box{0, send_row[k], w, g}, static_cast<std::uint8_t*>(out[k]));
+        }));
+        stats_.read_seconds += MPI_Wtime() - t;
+        MPI_Isend(out[k], count, type, peer[k], out_tag[k], comm_, &send[k]);
+        stats_.bytes_sent += static_cast<std::int64_t>(count) * (packed ? 8 : 1);
+    }
+    for (int k = 0; k < 2; ++k) {
+        if (!has[k]) continue;
+        double t = MPI_Wtime();
+        MPI_Wait(&recv[k], MPI_STATUS_IGNORE);
+        const double now = MPI_Wtime();
+        stats_.mpi_seconds += now - t;
+        if (failed.kind == Outcome::none)
+            keep_first(attempt([&] {
+                if (packed) local_->write_rows_packed(ghost_row[k], g, static_cast<const std::uint64_t*>(in[k]));
+                else local_->write_region(Box{0, ghost_row[k], w, g}, static_cast<const std::uint8_t*>(in[k]));
+            }));
+        stats_.write_seconds += MPI_Wtime() - now;
+    }
+    double t = MPI_Wtime();
+    MPI_Waitall(2, send, MPI_STATUSES_IGNORE);
+    const double now = MPI_Wtime();
+    stats_.mpi_seconds += now - t;
+    agree(comm_, rank_, failed);
+    stats_.agree_seconds += MPI_Wtime() - now;
     ++stats_.exchanges;
     valid_ = ghost_;
 }

@@ -120,7 +120,11 @@ private:
     std::int64_t generation_ = 0;
     mutable ExchangeStats stats_;
     std::vector<std::uint64_t> send_top_, send_bottom_, recv_top_, recv_bottom_;
+    std::vector<std::uint8_t> bytes_out_top_, bytes_out_bottom_, bytes_in_top_, bytes_in_bottom_;  // !packed
 };
+
+// The ghost rows DistributedOptions::ghost_rows = 0 stands for (before the thinnest band caps them).
+std::int64_t default_ghost_rows(std::string_view inner, const EngineOptions& options);
 
 // The device a rank uses (DistributedEngine's constructor says how), from its rank on its node.
 std::string device_for_rank(const std::string& backend, const std::string& given, int local_rank);
