@@ -6,7 +6,7 @@
 # and its debs) and src/ (these sources). OUT receives summary.txt (one line per run),
 # results.jsonl (tilelife-mpi-bench's JSON, one object per run), log.txt and build.log.
 # GPUS=n (default: nvidia-smi's count); LIMIT=seconds per run (default 150);
-# ONLY="name ..." runs only those sections (smoke cli strong sweep four largest); SMOKE=1 runs
+# ONLY="name ..." runs only those sections (smoke cli strong sweep four cpu largest); SMOKE=1 runs
 # the same on small boards (to try the script on a machine without GPUs).
 set -u
 CARRY=$(cd "$1" && pwd)
@@ -24,6 +24,9 @@ nvidia-smi --query-gpu=index,name,memory.total,driver_version --format=csv
 nvidia-smi topo -m 2>/dev/null | head -8
 echo "cores $(nproc), $(grep MemTotal /proc/meminfo)"
 GPUS=${GPUS:-$(nvidia-smi -L | wc -l)}
+# The ranks of the scaling runs: one per GPU; on a single GPU two ranks share it (the exchange's
+# costs are then real, the speed-up is not).
+RANKS=${RANKS:-$([ "$GPUS" -ge 2 ] && echo "$GPUS" || echo 2)}
 
 bash "$CARRY/ocl/setup-opencl.sh" > /dev/null || { echo "OpenCL setup failed"; exit 1; }
 export LD_LIBRARY_PATH=/opt/ocl/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
@@ -44,7 +47,7 @@ threads() { echo $(( $(nproc) / $1 )); }
 mpi() {  # mpi NP PROGRAM ARGS...
   local np=$1
   shift
-  OMP_NUM_THREADS=$(threads "$np") timeout "$LIMIT" "$TILELIFE_MPIRUN" -np "$np" --bind-to none "$@"
+  OMP_NUM_THREADS=$(threads "$np") timeout "$LIMIT" "$TILELIFE_MPIRUN" -np "$np" --oversubscribe --bind-to none "$@"
 }
 field() { python3 -c "import json,sys; d=json.loads(sys.stdin.read()); print($1)"; }
 # bench NAME NP ARGS...: one tilelife-mpi-bench run on opencl:bitpacked, its JSON kept and summarised.
@@ -86,28 +89,34 @@ if want cli; then
       echo "cli np $np: tilelife run $job: $r to the CPU's file" | tee -a "$OUT/summary.txt"
     done
   done
-  mpi "$GPUS" $TL run random:4000x3000:0.4:7 --topology torus --gens 1000 --backend opencl | tee -a "$OUT/summary.txt"
+  mpi "$RANKS" $TL run random:4000x3000:0.4:7 --topology torus --gens 1000 --backend opencl | tee -a "$OUT/summary.txt"
 fi
 
 if want strong; then
   stamp strong scaling
-  for n in 1 $GPUS; do bench strong-${S1%%x*} "$n" --size $S1 --gens $G1 --warmup 96 --repeats 5 --exchanges 20; done
-  for n in 1 $GPUS; do bench strong-${S2%%x*} "$n" --size $S2 --gens $G2 --warmup 96 --repeats 5 --exchanges 20; done
+  for n in 1 $RANKS; do bench strong-${S1%%x*} "$n" --size $S1 --gens $G1 --warmup 96 --repeats 5 --exchanges 20; done
+  for n in 1 $RANKS; do bench strong-${S2%%x*} "$n" --size $S2 --gens $G2 --warmup 96 --repeats 5 --exchanges 20; done
 fi
 
 if want sweep; then
   stamp ghost rows and the byte exchange
-  for g in 12 48 192 384; do bench ghost$g-${S1%%x*} "$GPUS" --size $S1 --ghost $g --gens $G1 --warmup 96 --repeats 3 --exchanges 20 --no-fingerprint; done
-  bench bytes-${S1%%x*} "$GPUS" --size $S1 --bytes --gens $G1 --warmup 96 --repeats 3 --exchanges 20 --no-fingerprint
+  for g in 12 48 192 384; do bench ghost$g-${S1%%x*} "$RANKS" --size $S1 --ghost $g --gens $G1 --warmup 96 --repeats 3 --exchanges 20 --no-fingerprint; done
+  bench bytes-${S1%%x*} "$RANKS" --size $S1 --bytes --gens $G1 --warmup 96 --repeats 3 --exchanges 20 --no-fingerprint
 fi
 
 if want four; then
   stamp twice as many ranks as GPUs
-  bench ranks$((2 * GPUS))-${S1%%x*} $((2 * GPUS)) --size $S1 --gens $G1 --warmup 96 --repeats 3 --exchanges 20
+  bench ranks$((2 * RANKS))-${S1%%x*} $((2 * RANKS)) --size $S1 --gens $G1 --warmup 96 --repeats 3 --exchanges 20
+fi
+
+if want cpu; then
+  stamp cpu:bitpacked ranks on the host cores
+  # The same board on 1, 2 and 4 ranks sharing the host's cores (threads = cores / ranks), dense.
+  for n in 1 2 4; do bench cpu-$n "$n" --engine cpu:bitpacked --param activity=off --size ${S1%%x*}x$(( ${S1%%x*} / 4 )) --gens 384 --warmup 32 --repeats 3 --exchanges 20; done
 fi
 
 if want largest; then
   stamp largest boards
-  for n in 1 $GPUS; do bench largest "$n" --size ${WIDE}x1 --largest --gens 192 --repeats 2 --largest-step 2048; done
+  for n in 1 $([ "$GPUS" -ge 2 ] && echo "$GPUS"); do bench largest "$n" --size ${WIDE}x1 --largest --gens 192 --repeats 2 --largest-step 2048; done
 fi
 stamp done

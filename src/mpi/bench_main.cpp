@@ -324,7 +324,9 @@ int main(int argc, char** argv) {
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     Args a;
     CLI::App app{"tilelife-mpi-bench - the distributed engine's speed and exactness (run under mpirun)"};
-    app.add_option("--engine", a.engine, "engine on each rank")->capture_default_str();
+    app.add_option("--engine", a.engine, "engine on each rank (the last one given)")
+        ->capture_default_str()
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
     app.add_option("--size", a.size, "board WxH (with --largest: W, and H is found)")->capture_default_str();
     app.add_option("--topology", a.topology, "torus or plane")->capture_default_str();
     app.add_option("--rule", a.rule, "rule")->capture_default_str();
