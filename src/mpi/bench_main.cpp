@@ -56,7 +56,7 @@ struct Soup {
 
 struct Args {
     std::string engine = "cpu:bitpacked", size = "4096x4096", topology = "torus", rule = "B3/S23", device;
-    std::int64_t gens = 0, warmup = 0, repeats = 3, ghost = 0, check_gens = -1, exchanges = 0;
+    std::int64_t gens = 0, warmup = 0, repeats = 3, ghost = 0, check_gens = -1, exchanges = 0, transfers = 0;
     std::uint64_t seed = 1;
     int threads = 0, steps_per_launch = 0;
     bool bytes = false, largest = false, fingerprint = true;
@@ -252,6 +252,27 @@ int run(const Args& a) {
         double mine = (MPI_Wtime() - s) / static_cast<double>(a.exchanges);
         MPI_Allreduce(&mine, &exchange_seconds, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     }
+    // The exchange's transfers alone: each rank reads the rows it would send (its first and last
+    // `ghost` owned rows) and writes them back where they were, without messages.
+    double transfer_seconds = 0;
+    if (a.transfers > 0) {
+        const std::int64_t g = std::min(G, engine.owned_rows());
+        std::vector<std::uint64_t> top(static_cast<std::size_t>(g * nw)), bottom(top.size());
+        const std::int64_t y_top = engine.owned_first(), y_bottom = engine.owned_first() + engine.owned_rows() - g;
+        (void)engine.population();  // the device is idle before timing
+        MPI_Barrier(MPI_COMM_WORLD);
+        const double s = MPI_Wtime();
+        for (std::int64_t k = 0; k < a.transfers; ++k) {
+            if (g > 0) {
+                engine.read_owned_rows_packed(y_top, g, top.data());
+                engine.read_owned_rows_packed(y_bottom, g, bottom.data());
+            }
+            engine.write_owned_rows_packed(y_top, g, top.data());
+            engine.write_owned_rows_packed(y_bottom, g, bottom.data());
+        }
+        double mine = (MPI_Wtime() - s) / static_cast<double>(a.transfers);
+        MPI_Allreduce(&mine, &transfer_seconds, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    }
     std::uint64_t fingerprint = 0;
     if (a.fingerprint) {
         std::uint64_t mine = 0;
@@ -299,7 +320,7 @@ int run(const Args& a) {
            << ",\"ms_per_gen\":" << med * 1e3 / static_cast<double>(gens) << ",\"population\":" << population
            << ",\"generation\":" << engine.generation() << ",\"fingerprint\":\"" << std::hex << fingerprint << std::dec
            << "\",\"check\":{\"gens\":" << check_gens << ",\"cells\":" << checked << ",\"mismatches\":" << mismatches
-           << "},\"exchange_seconds\":" << exchange_seconds << ",\"largest_rows_per_device\":" << probed
+           << "},\"exchange_seconds\":" << exchange_seconds << ",\"transfer_seconds\":" << transfer_seconds << ",\"largest_rows_per_device\":" << probed
            << ",\"setup_seconds\":{\"probe\":" << probe_seconds << ",\"create\":" << create_seconds
            << ",\"fill\":" << fill_seconds << ",\"check\":" << check_seconds << "},\"per_rank\":[";
         for (int r = 0; r < size; ++r) {
@@ -340,6 +361,7 @@ int main(int argc, char** argv) {
     app.add_option("--ghost", a.ghost, "ghost rows (0: the engine's choice)");
     app.add_option("--check-gens", a.check_gens, "generations before the window check (default 2x ghost + 7)");
     app.add_option("--exchanges", a.exchanges, "also time this many bare exchanges");
+    app.add_option("--transfers", a.transfers, "also time this many rounds of an exchange's reads and writes alone");
     app.add_option("--seed", a.seed, "soup seed")->capture_default_str();
     app.add_flag("--bytes", a.bytes, "exchange through byte regions instead of bits");
     app.add_flag("--largest", a.largest, "the largest torus the devices hold, at --size's width");
