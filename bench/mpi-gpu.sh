@@ -6,7 +6,7 @@
 # and its debs) and src/ (these sources). OUT receives summary.txt (one line per run),
 # results.jsonl (tilelife-mpi-bench's JSON, one object per run), log.txt and build.log.
 # GPUS=n (default: nvidia-smi's count); LIMIT=seconds per run (default 150);
-# ONLY="name ..." runs only those sections (smoke cli strong sweep four cpu largest); SMOKE=1 runs
+# ONLY="name ..." runs only those sections (smoke cli strong sweep four cpu parts largest); SMOKE=1 runs
 # the same on small boards (to try the script on a machine without GPUs).
 set -u
 CARRY=$(cd "$1" && pwd)
@@ -63,7 +63,7 @@ bench() {
     return
   fi
   echo "{\"name\":\"$name\",\"result\":$json}" >> "$OUT/results.jsonl"
-  echo "$json" | field "'%-16s np %d %dx%d ghost %d %s: %7.3f T/s %8.4f ms/gen  check %d/%d wrong  pop %d fp %s  x %.1f us  %s  (%ds)' % ('$name', d['ranks'], d['width'], d['height'], d['ghost'], d['exchange'], d['cell_updates_per_second']/1e12, d['ms_per_gen'], d['check']['mismatches'], d['check']['cells'], d['population'], d['fingerprint'], d['exchange_seconds']*1e6, ' '.join('[%s %d rows: read %.3f mpi %.3f write %.3f agree %.3f]' % (r['device'].split(' ')[0], r['rows'], r['read'], r['mpi'], r['write'], r['agree']) for r in d['per_rank']), $(( $(date +%s) - t0 )))" | tee -a "$OUT/summary.txt"
+  echo "$json" | field "'%-16s np %d %dx%d ghost %d %s: %7.3f T/s %8.4f ms/gen  check %d/%d wrong  pop %d fp %s  x %.1f us  t %.1f us  %s  (%ds)' % ('$name', d['ranks'], d['width'], d['height'], d['ghost'], d['exchange'], d['cell_updates_per_second']/1e12, d['ms_per_gen'], d['check']['mismatches'], d['check']['cells'], d['population'], d['fingerprint'], d['exchange_seconds']*1e6, d.get('transfer_seconds', 0)*1e6, ' '.join('[%s %d rows: read %.3f mpi %.3f write %.3f agree %.3f]' % (r['device'].split(' ')[0], r['rows'], r['read'], r['mpi'], r['write'], r['agree']) for r in d['per_rank']), $(( $(date +%s) - t0 )))" | tee -a "$OUT/summary.txt"
 }
 
 if want smoke; then
@@ -113,6 +113,20 @@ if want cpu; then
   stamp cpu:bitpacked ranks on the host cores
   # The same board on 1, 2 and 4 ranks sharing the host's cores (threads = cores / ranks), dense.
   for n in 1 2 4; do bench cpu-$n "$n" --engine cpu:bitpacked --param activity=off --size ${S1%%x*}x$(( ${S1%%x*} / 4 )) --gens 384 --warmup 32 --repeats 3 --exchanges 20; done
+fi
+
+if want parts; then
+  stamp the exchange in parts
+  ompi_info --param btl vader --level 9 2>/dev/null | grep -i "single_copy_mechanism\"" | head -2
+  # The device transfers alone (one rank: its own PCIe link, nothing shared), then two ranks on
+  # CPU engines (the messages, with CPU-side reads and writes), then the whole exchange.
+  quick="--gens 96 --repeats 1 --check-gens 0 --no-fingerprint --ghost 96"
+  for s in $S1 $S2; do bench parts-gpu1-${s%%x*} 1 --size $s $quick --transfers 50; done
+  for w in ${S1%%x*} ${S2%%x*}; do
+    bench parts-mpi-$w 2 --engine cpu:bitpacked --param activity=off --size ${w}x4096 $quick --transfers 50 --exchanges 50
+    OMPI_MCA_btl_vader_single_copy_mechanism=none bench parts-mpicopy-$w 2 --engine cpu:bitpacked --param activity=off --size ${w}x4096 $quick --exchanges 50
+  done
+  bench parts-gpu2-${S1%%x*} 2 --size $S1 $quick --transfers 50 --exchanges 50
 fi
 
 if want largest; then
