@@ -15,7 +15,10 @@ mkdir -p "$OUT"
 exec > >(tee -a "$OUT/log.txt") 2>&1
 START=$(date +%s)
 LIMIT=${LIMIT:-150}
-if [ "${SMOKE:-0}" = 1 ]; then S1=1024x1024 S2=2048x2048 G1=192 G2=96 WIDE=4096; else S1=65536x65536 S2=131072x131072 G1=1536 G2=768 WIDE=1048576; fi
+# The two boards of the scaling runs (S1, S2: sizes; G1, G2: generations per timed run) and the
+# width of the largest board; each can be given in the environment (e.g. S2=262144x262144 G2=192).
+if [ "${SMOKE:-0}" = 1 ]; then d=(1024x1024 2048x2048 192 96 4096); else d=(65536x65536 131072x131072 1536 768 1048576); fi
+S1=${S1:-${d[0]}} S2=${S2:-${d[1]}} G1=${G1:-${d[2]}} G2=${G2:-${d[3]}} WIDE=${WIDE:-${d[4]}}
 want() { [ -z "${ONLY:-}" ] || [[ " $ONLY " == *" $1 "* ]]; }
 stamp() { echo "== $* ($(( $(date +%s) - START ))s)"; }
 
