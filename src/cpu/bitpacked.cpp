@@ -270,6 +270,43 @@ public:
         return out;
     }
 
+    // The packed rows are this board's words read across the columns (Engine::read_rows_packed).
+    void read_rows_packed(std::int64_t y, std::int64_t rows, Word* words) const override {
+        check(Box{0, y, w_, rows});
+        const Word* board = cur_.get();
+        for (std::size_t i = 0; i < nw_; ++i) {
+            const Word* col = board + i * stride_ + first_row + static_cast<std::size_t>(y);
+            for (std::int64_t r = 0; r < rows; ++r) words[static_cast<std::size_t>(r) * nw_ + i] = col[r];
+        }
+    }
+
+    // As write_region: only words that change are stored, and only their tiles wake up.
+    void write_rows_packed(std::int64_t y, std::int64_t rows, const Word* words) override {
+        check(Box{0, y, w_, rows});
+        if (rows == 0) return;
+        Word* board = cur_.get();
+        for (std::size_t i = 0; i < nw_; ++i) {
+            Word* col = board + i * stride_ + first_row + static_cast<std::size_t>(y);
+            const Word mask = i + 1 == nw_ ? tail_mask_ : ~Word{0};
+            for (std::int64_t r = 0; r < rows; ++r) {
+                const Word v = words[static_cast<std::size_t>(r) * nw_ + i] & mask;
+                if (v == col[r]) continue;
+                col[r] = v;
+                if (activity_) dirty_[i * tile_cols_ + (static_cast<std::size_t>(y + r)) / tile_rows] = 1;
+            }
+        }
+        halos_stale_ = true;
+        if (activity_)
+            for (std::size_t i = 0; i < nw_; ++i)
+                for (std::size_t t = static_cast<std::size_t>(y) / tile_rows;
+                     t <= static_cast<std::size_t>(y + rows - 1) / tile_rows; ++t) {
+                    const std::size_t id = i * tile_cols_ + t;
+                    if (!dirty_[id]) continue;
+                    dirty_[id] = 0;
+                    written(id);
+                }
+    }
+
     void step(std::int64_t generations) override {
         if (generations <= 0) return;
         std::int64_t left = generations;

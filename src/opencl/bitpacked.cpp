@@ -147,6 +147,26 @@ public:
         });
     }
 
+    // The device's rows are 32-bit words, little-endian, so two of them are one 64-bit word of the
+    // packed layout: rows move as they are, with one rectangular transfer (Engine::read_rows_packed).
+    void read_rows_packed(std::int64_t y, std::int64_t rows, std::uint64_t* words) const override {
+        check(Box{0, y, w_, rows});
+        if (rows == 0) return;
+        const std::size_t host_pitch = static_cast<std::size_t>(ceil_div(static_cast<std::uint64_t>(w_), 64)) * 8;
+        guarded("reading rows from the device", [&] { rows_transfer(false, y, rows, words, host_pitch); });
+        if (host_pitch != pitch_ * 4)  // an odd number of 32-bit words: the last half word is padding
+            for (std::int64_t r = 0; r < rows; ++r) words[(r + 1) * static_cast<std::int64_t>(host_pitch / 8) - 1] &= 0xffffffffull;
+    }
+
+    void write_rows_packed(std::int64_t y, std::int64_t rows, const std::uint64_t* words) override {
+        check(Box{0, y, w_, rows});
+        if (rows == 0) return;
+        since_write_ = 0;  // as write_region: the next two launches run every tile
+        const std::size_t host_pitch = static_cast<std::size_t>(ceil_div(static_cast<std::uint64_t>(w_), 64)) * 8;
+        guarded("writing rows to the device",
+                [&] { rows_transfer(true, y, rows, const_cast<std::uint64_t*>(words), host_pitch); });
+    }
+
 private:
     // The words a box touches: first word, count, bit offset of box.x in the first, rows per band.
     struct Span {
@@ -161,6 +181,23 @@ private:
         s.offset = static_cast<int>(box.x % 32);
         s.band = std::max<std::int64_t>(1, static_cast<std::int64_t>(kBandWords) / s.words);
         return s;
+    }
+
+    // Whole rows [y, y + rows) between the board and host rows `host_pitch` bytes apart (blocking).
+    void rows_transfer(bool write, std::int64_t y, std::int64_t rows, void* host, std::size_t host_pitch) const {
+        const std::size_t pitch = static_cast<std::size_t>(pitch_) * 4;
+        if (host_pitch == pitch) {
+            const std::size_t offset = static_cast<std::size_t>(y) * pitch, bytes = static_cast<std::size_t>(rows) * pitch;
+            if (write) rt_->queue.enqueueWriteBuffer(cur_, CL_TRUE, offset, bytes, host);
+            else rt_->queue.enqueueReadBuffer(cur_, CL_TRUE, offset, bytes, host);
+            return;
+        }
+        const std::array<std::size_t, 3> origin{0, static_cast<std::size_t>(y), 0};
+        const std::array<std::size_t, 3> region{pitch, static_cast<std::size_t>(rows), 1};
+        if (write)
+            rt_->queue.enqueueWriteBufferRect(cur_, CL_TRUE, origin, {0, 0, 0}, region, pitch, 0, host_pitch, 0, host);
+        else
+            rt_->queue.enqueueReadBufferRect(cur_, CL_TRUE, origin, {0, 0, 0}, region, pitch, 0, host_pitch, 0, host);
     }
 
     void transfer(bool write, const Span& s, std::int64_t y, std::int64_t rows, std::uint32_t* host) const {
