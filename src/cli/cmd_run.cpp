@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "cli/commands.hpp"
+#include "cli/mpi_session.hpp"
 #include "image/image.hpp"
 #include "tilelife/board_setup.hpp"
 #include "tilelife/error.hpp"
@@ -191,7 +192,7 @@ void run(RunArgs a, int& exit_code) {
     if (!a.gif.empty()) image::check_gif_size(image_box ? *image_box : Box{0, 0, 1, 1}, a.scale, gif_frames, a.gif);
 
     options.interrupt = &g_stop;
-    auto engine = create_engine(name, plan.spec, options);
+    auto engine = create_run_engine(name, plan.spec, options);  // across the ranks under mpirun
     if (pattern.tree && plan.cells.empty()) {
         if (!set_quadtree(*engine, *pattern.tree)) engine->set_cells(pattern.tree->cells());
     } else {

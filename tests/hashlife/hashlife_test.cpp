@@ -476,6 +476,7 @@ TEST(Auto, SwitchingMidRunKeepsTheCellsExact) {
 }
 
 TEST(Auto, TreesStayTrees) {
+    register_builtin_engines();
     Quadtree t = Quadtree::from_cells(kGun);
     auto a = create_engine("cpu:auto", plane());
     ASSERT_TRUE(set_quadtree(*a, t));
