@@ -90,9 +90,10 @@ int root_level_for(const Box& box, int min_level = 4);
 
 // cpu:hashlife and cpu:auto run live cells with |x|, |y| < 2^60 (2^60 - 1 at most), so that
 // every step has room in a tree of 64-bit coordinates. A run of `generations` from cells inside
-// `live` stays on that plane when `live` grown by one cell a generation does (nothing moves
-// faster): this says so (true for no cells). Their step() refuses a run that might not, with an
-// InputError, before doing any work; callers that run in several steps check the whole run here.
+// `live` certainly stays on that plane when `live` grown by one cell a generation does (nothing
+// moves faster): this says so (true for no cells). Their step() of a run this cannot vouch for
+// checks the cells as it goes and refuses (InputError) a run that takes them off the plane,
+// leaving the engine as it was before that step().
 bool hashlife_run_fits(const Box& live, std::int64_t generations);
 
 // Loads `tree` into an engine that stores trees itself (cpu:hashlife, cpu:auto), replacing its

@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <charconv>
+#include <cmath>
 #include <chrono>
 #include <csignal>
 #include <cinttypes>
@@ -10,6 +11,8 @@
 #include <iostream>
 #include <optional>
 #include <sstream>
+#include <type_traits>
+#include <variant>
 
 #include "cli/commands.hpp"
 #include "cli/mpi_session.hpp"
@@ -116,6 +119,32 @@ std::optional<CheckpointRun> checkpoint_run(const Pattern& p) {
     return std::nullopt;
 }
 
+// The engine's describe() properties as one JSON object (HashLife: nodes, collections, bytes, ...).
+std::string properties_json(const EngineDescription& d) {
+    std::string out = "{";
+    for (const auto& [key, value] : d.properties) {
+        if (out.size() > 1) out += ',';
+        out += json_string(key) + ':';
+        std::visit(
+            [&](const auto& v) {
+                using V = std::decay_t<decltype(v)>;
+                if constexpr (std::is_same_v<V, bool>) out += v ? "true" : "false";
+                else if constexpr (std::is_same_v<V, std::string>) out += json_string(v);
+                else if constexpr (std::is_same_v<V, double>) out += std::isfinite(v) ? std::to_string(v) : "null";
+                else out += std::to_string(v);
+            },
+            value);
+    }
+    return out + "}";
+}
+
+// " (ran cpu:hashlife)" for engines that run another (cpu:auto), else "".
+std::string ran_on(const Engine& e) {
+    for (const auto& [key, value] : e.describe().properties)
+        if (key == "running" && std::holds_alternative<std::string>(value)) return " (ran " + std::get<std::string>(value) + ")";
+    return {};
+}
+
 void run(RunArgs a, int& exit_code) {
     if (a.pattern.empty() == a.resume.empty())
         throw InputError(a.resume.empty() ? "run needs a PATTERN (or --resume CHECKPOINT)"
@@ -146,17 +175,31 @@ void run(RunArgs a, int& exit_code) {
     if (a.gens < 0) throw InputError("--gens must be 0 or more");
     if (a.every < 0) throw InputError("--every must be 1 or more generations");
     const BoardOverrides ov = board_overrides(a.rule, a.topology, a.size);
-    const std::string name = engine_name(a.engine);
+    std::string name = engine_name(a.engine);  // refuses an unknown backend or kernel now
     EngineOptions options = engine_options(a.engine);
     const std::int64_t budget = a.max_memory.empty() ? default_memory_budget() : parse_bytes(a.max_memory, "--max-memory");
 
     const std::string source = a.resume.empty() ? a.pattern : a.resume;
-    // Engines that make their own unbounded boards (cpu:hashlife, cpu:auto) take a macrocell file's
-    // tree as it is: its cells are never listed.
+    // A macrocell file's tree is read as it is; its cells are listed below only for engines that
+    // need them (cpu:hashlife and cpu:auto take the tree on the unbounded plane).
     ReadLimits limits = read_limits_for(budget);
-    const auto info = find_engine(name);
-    limits.list_tree_cells = !(info && info->native_unbounded);
+    limits.list_tree_cells = false;
     Pattern pattern = read_pattern(source, limits);
+    {
+        // Without --kernel, the backend's default for the board's topology (cpu:auto when unbounded).
+        const Topology topology = plan_board(pattern, std::vector<Cell>{}, ov, source).spec.topology;
+        if (a.engine.kernel.empty())
+            if (std::string d = default_engine(a.engine.backend, topology); !d.empty()) name = std::move(d);
+        const auto chosen = find_engine(name);
+        const bool takes_tree = chosen && chosen->native_unbounded && topology == Topology::unbounded;
+        if (pattern.tree && pattern.tree->root() != 0 && pattern.cells.empty() && !takes_tree) {
+            if (pattern.tree->population() > static_cast<CellCount>(limits.max_cells))
+                throw InputError(source + ": more than " + std::to_string(limits.max_cells) + " live cells (limit for " +
+                                 name + "; cpu:hashlife runs such trees on the unbounded plane)");
+            pattern.cells = pattern.tree->cells();
+        }
+    }
+    const auto info = find_engine(name);
     // What this run belongs to: a fresh run starts at the file's generation; a resumed one keeps
     // the original run's start and length (--gens on the resume command changes the length).
     CheckpointRun job{pattern.generation, a.gens};
@@ -345,12 +388,13 @@ void run(RunArgs a, int& exit_code) {
            << ",\"population\":" << population << ",\"seconds\":" << secs
            << ",\"cell_updates\":" << static_cast<std::int64_t>(cell_updates)
            << ",\"cell_updates_per_second\":" << rate
-           << ",\"output\":" << (a.output.empty() ? std::string("null") : json_string(a.output)) << "}";
+           << ",\"output\":" << (a.output.empty() ? std::string("null") : json_string(a.output))
+           << ",\"properties\":" << properties_json(engine->describe()) << "}";
         std::cout << js.str() << "\n";
     } else if (!a.quiet) {
         std::printf("pattern         %s (%s, %s live cells)\n", a.pattern.c_str(),
                     std::string(to_string(pattern.format)).c_str(), cells_at_start.c_str());
-        std::printf("engine          %s\n", name.c_str());
+        std::printf("engine          %s%s\n", name.c_str(), ran_on(*engine).c_str());
         std::printf("rule            %s\n", plan.spec.rule.to_string().c_str());
         std::printf("topology        %s (board %" PRId64 "x%" PRId64 ")\n",
                     std::string(to_string(plan.spec.topology)).c_str(), ext.width, ext.height);

@@ -33,6 +33,9 @@ constexpr int kMinRoot = 6;     // the root is at least a level-6 node (its gran
 constexpr int kMaxLevel = 63;   // squares of side up to 2^63; coordinates stay 64-bit
 // Live cells stay within |x|, |y| < 2^60: a level-63 root then always has room to step them.
 constexpr std::int64_t kPlane = std::int64_t{1} << 60;
+// The largest step in one piece: 2^60 generations need a root of level 63 (the cells in its centre
+// quarter), the largest whose coordinates fit 64 bits.
+constexpr int kMaxStepLog = 60;
 
 struct Leaf {
     std::uint16_t row[16];  // bit x of row[y] = cell (x, y) of the square
@@ -197,28 +200,42 @@ public:
     void step(std::int64_t generations) override {
         if (generations < 0) throw InputError("cpu:hashlife: cannot step a negative number of generations");
         if (generations == 0) return;
-        check_reach(generations);
+        if (generation_ > INT64_MAX - generations)
+            throw InputError("cpu:hashlife: generation " + std::to_string(generation_) + " + " +
+                             std::to_string(generations) + " is beyond 2^63 - 1: refused before running");
         if (root_ == empty_[level_]) {
             generation_ += generations;
             return;
         }
-        // Powers of two, smallest first (as bgolly's -m does); each is one HashLife step.
+        // Where the light cone (one cell a generation) stays on the plane, nothing can leave it.
+        // Otherwise the run goes in pieces of at most 2^60 generations, each checked: a piece
+        // started on the plane has room in a level-63 root, so its result is exact, and a result
+        // off the plane undoes the whole call (the engine is left as it was) and is refused.
+        const bool watch = !light_cone_fits(generations);
+        const Saved start{root_, level_, generation_};
+        if (watch) saved_root_ = root_;
         try {
             for (int j = 0; j < 63 && generations > 0; ++j) {
                 const std::int64_t bit = std::int64_t{1} << j;
                 if (!(generations & bit)) continue;
-                if (interrupted()) break;
-                step_pow2(j);
+                // Bits above 2^60 go as 2 or 4 pieces of 2^60.
+                const int piece = std::min(j, kMaxStepLog);
+                for (std::int64_t k = 0; k < bit >> piece; ++k) {
+                    if (interrupted()) throw Interrupted{};
+                    step_pow2(piece);
+                    if (watch) check_on_plane(start);
+                }
                 generations -= bit;
             }
         } catch (const Interrupted&) {
             protect_.clear();
         } catch (...) {
             protect_.clear();
+            saved_root_ = 0;
             throw;
         }
+        saved_root_ = 0;
     }
-
     void set_cells(const std::vector<Cell>& cells) override {
         if (cells.empty()) return;
         GcPause pause(*this);
@@ -481,6 +498,7 @@ private:
             if (!nodes_[r].mark) todo.push_back(r);
         };
         push(root_);
+        if (saved_root_) push(saved_root_);  // a watched step may still be undone
         for (int l = kLeafLevel + 1; l <= kMaxLevel; ++l) push(empty_[l]);
         for (Ref r : protect_) push(r);
         // The evaluation in progress: the squares queued and those of the chunks being worked on,
@@ -583,19 +601,35 @@ public:
 
 private:
 
-    // Refuses up front a step whose light cone (one cell a generation) could leave the plane.
-    void check_reach(std::int64_t generations) const {
-        if (root_ == empty_[level_]) return;
+    struct Saved {
+        Ref root;
+        int level;
+        std::int64_t generation;
+    };
+
+    // The live cells, grown by one cell a generation, stay on the plane (|x|, |y| < 2^60).
+    bool light_cone_fits(std::int64_t generations) const {
         // The root square bounds the cells; only when it is not enough is the exact box needed.
         const Cell o = origin(level_);
         const std::int64_t side_1 = static_cast<std::int64_t>((std::uint64_t{1} << level_) - 1);
-        if (level_ < 62 && hashlife_run_fits(Box{o.x, o.y, side_1 + 1, side_1 + 1}, generations)) return;
+        if (level_ < 62 && hashlife_run_fits(Box{o.x, o.y, side_1 + 1, side_1 + 1}, generations)) return true;
+        return hashlife_run_fits(live_box(), generations);
+    }
+
+    // After a piece of a watched step: cells off the plane undo the step and refuse it.
+    void check_on_plane(const Saved& start) {
         const Box b = live_box();
-        if (hashlife_run_fits(b, generations)) return;
-        throw InputError("cpu:hashlife: in " + std::to_string(generations) +
-                         " generations the pattern (bounding box x=" + std::to_string(b.x) + " y=" + std::to_string(b.y) +
-                         " width=" + std::to_string(b.width) + " height=" + std::to_string(b.height) +
-                         ") could reach beyond the plane this engine runs (|x|, |y| < 2^60): refused before running");
+        if (b.empty() || hashlife_run_fits(b, 0)) return;
+        const std::int64_t at = generation_;
+        const std::int64_t asked = at - start.generation;
+        root_ = start.root;
+        level_ = start.level;
+        generation_ = start.generation;
+        changed();
+        throw InputError("cpu:hashlife: the pattern leaves the plane this engine runs (|x|, |y| < 2^60) by generation " +
+                         std::to_string(at) + " (bounding box x=" + std::to_string(b.x) + " y=" + std::to_string(b.y) +
+                         " width=" + std::to_string(b.width) + " height=" + std::to_string(b.height) + ", " +
+                         std::to_string(asked) + " generations into the step): refused, the cells are as before it");
     }
 
     void step_pow2(int j) {
@@ -1317,6 +1351,7 @@ private:
     bool gc_allowed_ = true;
     std::int64_t collections_ = 0;
     std::vector<Ref> protect_;
+    Ref saved_root_ = 0;  // the root before a watched step (step() restores it when refused)
     Frame frames_[kMaxLevel + 1];
     std::vector<Ref> scratch_[kMaxLevel + 1];
 

@@ -258,30 +258,68 @@ TEST(HashlifeRun, InterruptStopsALongJumpAndLeavesAnExactState) {
     EXPECT_CELLS(fresh->live_cells(), e->live_cells());
 }
 
-TEST(HashlifeRun, ARunThatCouldLeaveThePlaneIsRefusedUpFront) {
+TEST(HashlifeRun, ARunThatLeavesThePlaneIsRefusedAndUndone) {
+    // A glider (c/4) from the origin reaches x = 2^60 after 2^62 generations: refused, and the
+    // engine is as it was before the step.
     auto e = hashlife();
     e->set_cells(kGlider);
-    const std::int64_t near = (std::int64_t{1} << 60) - 100;
+    e->step(1000);
+    const Cells before = e->live_cells();
     try {
-        e->step(std::int64_t{1} << 60);
-        ADD_FAILURE() << "a light cone of 2^60 cells accepted";
+        e->step(std::int64_t{1} << 62);
+        ADD_FAILURE() << "a glider taken 2^60 cells away was accepted";
     } catch (const InputError& err) {
         EXPECT_NE(std::string(err.what()).find("2^60"), std::string::npos) << err.what();
     }
-    EXPECT_EQ(e->generation(), 0);
-    EXPECT_CELLS(kGlider, e->live_cells());
-    // Close to the edge: allowed up to the edge, refused one generation beyond.
+    EXPECT_EQ(e->generation(), 1000);
+    EXPECT_CELLS(before, e->live_cells());
+    // Still usable, and a long run that stays on the plane (past the light cone's 2^60) is exact.
+    e->step((std::int64_t{1} << 61) + 4);
+    EXPECT_CELLS(translated(before, (std::int64_t{1} << 59) + 1, (std::int64_t{1} << 59) + 1), e->live_cells());
+
+    // Close to the edge: exact up to it, refused one step beyond (the glider at x = 2^60 - 1).
+    const std::int64_t near = (std::int64_t{1} << 60) - 100;
     auto f = hashlife();
     const Cells edge = translated(kGlider, near, -near);
     f->set_cells(edge);
-    EXPECT_THROW(f->step(100), InputError);
-    f->step(96);
-    EXPECT_CELLS(translated(edge, 24, 24), f->live_cells());
+    f->step(388);  // 97 cells on: the rightmost cell at 2^60 - 1
+    EXPECT_CELLS(translated(edge, 97, 97), f->live_cells());
+    EXPECT_THROW(f->step(4), InputError);
+    EXPECT_EQ(f->generation(), 388);
+    EXPECT_CELLS(translated(edge, 97, 97), f->live_cells());
     // Cells beyond the plane are refused when set.
     EXPECT_THROW(f->set_cells({Cell{std::int64_t{1} << 61, 0}}), InputError);
     EXPECT_FALSE(hashlife_run_fits(Box{0, 0, 3, 3}, near + 98));
     EXPECT_TRUE(hashlife_run_fits(Box{0, 0, 3, 3}, near + 97));
     EXPECT_TRUE(hashlife_run_fits(Box{}, std::numeric_limits<std::int64_t>::max()));
+}
+
+TEST(HashlifeRun, BoundedPatternsRunToTheLastGeneration) {
+    // 2^63 - 1 generations: a block stays, a blinker ends in its odd phase, the gun's gliders
+    // would leave the plane (refused, nothing changed).
+    const std::int64_t last = std::numeric_limits<std::int64_t>::max();
+    const Cells block = picture({"OO", "OO"}, -7, 3), blinker = picture({"OOO"}, 5, 5);
+    auto e = hashlife();
+    e->set_cells(test::united(block, blinker));
+    e->step(last);
+    EXPECT_EQ(e->generation(), last);
+    EXPECT_CELLS(test::united(block, picture({"O", "O", "O"}, 6, 4)), e->live_cells());
+    EXPECT_THROW(e->step(1), InputError);  // past 2^63 - 1
+    EXPECT_EQ(e->generation(), last);
+    // In pieces that cross 2^60 more than once.
+    auto p = hashlife();
+    p->set_cells(blinker);
+    p->step((std::int64_t{1} << 62) + 1);
+    p->step((std::int64_t{3} << 60) - 2);
+    EXPECT_EQ(p->generation(), (std::int64_t{7} << 60) - 1);
+    EXPECT_CELLS(picture({"O", "O", "O"}, 6, 4), p->live_cells());
+    auto g = hashlife();
+    g->set_cells(kGun);
+    g->step(99);
+    const Cells gun99 = g->live_cells();
+    EXPECT_THROW(g->step(last - 99), InputError);
+    EXPECT_EQ(g->generation(), 99);
+    EXPECT_CELLS(gun99, g->live_cells());
 }
 
 TEST(HashlifeRun, AnEmptyPlaneTakesAnyNumberOfGenerations) {
