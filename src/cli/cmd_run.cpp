@@ -246,7 +246,9 @@ void run(RunArgs a, int& exit_code) {
         const Box e = engine->extent();
         cell_updates += static_cast<double>(n) * static_cast<double>(e.width) * static_cast<double>(e.height);
         done += n;
-        if (seconds_since(c0) < 0.2) chunk *= 2;
+        // Grow only after a whole chunk ran fast: a run cut into short pieces by GIF frames or
+        // checkpoints would otherwise double the chunk on every piece until it overflowed.
+        if (n == chunk && seconds_since(c0) < 0.2 && chunk < (std::int64_t{1} << 40)) chunk *= 2;
         if (!a.gif.empty() && done == next_frame) {
             gif_frame();
             next_frame += gif_every;
