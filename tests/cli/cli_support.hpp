@@ -4,6 +4,7 @@
 
 #include <cctype>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <regex>
 #include <sstream>
@@ -23,80 +24,19 @@ inline const std::string kCli = TILELIFE_CLI;
 
 inline std::string pattern_path(const std::string& name) { return test::source_dir() + "/patterns/" + name; }
 
-// A flat JSON object: key -> value (strings unescaped, everything else as written; nested objects
-// kept as raw text). Returns nullopt for anything that is not one well-formed object.
-inline std::optional<std::map<std::string, std::string>> parse_json_object(const std::string& text) {
-    std::map<std::string, std::string> out;
-    std::size_t i = 0;
-    auto ws = [&] {
-        while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
-    };
-    auto str = [&](std::string& s) -> bool {
-        if (i >= text.size() || text[i] != '"') return false;
-        ++i;
-        while (i < text.size() && text[i] != '"') {
-            if (text[i] == '\\') {
-                if (++i >= text.size()) return false;
-                switch (text[i]) {
-                    case 'n': s += '\n'; break;
-                    case 't': s += '\t'; break;
-                    case 'r': s += '\r'; break;
-                    case 'u': s += '?'; i += 4; break;
-                    default: s += text[i];
-                }
-                ++i;
-            } else if (static_cast<unsigned char>(text[i]) < 0x20) {
-                return false;
-            } else {
-                s += text[i++];
-            }
-        }
-        if (i >= text.size()) return false;
-        ++i;
-        return true;
-    };
-    ws();
-    if (i >= text.size() || text[i++] != '{') return std::nullopt;
-    ws();
-    if (i < text.size() && text[i] == '}') return out;
-    while (true) {
-        ws();
-        std::string key, value;
-        if (!str(key)) return std::nullopt;
-        ws();
-        if (i >= text.size() || text[i++] != ':') return std::nullopt;
-        ws();
-        if (i >= text.size()) return std::nullopt;
-        if (text[i] == '"') {
-            if (!str(value)) return std::nullopt;
-        } else if (text[i] == '{') {
-            int depth = 0;
-            const std::size_t start = i;
-            do {
-                if (text[i] == '{') ++depth;
-                if (text[i] == '}') --depth;
-                ++i;
-            } while (i < text.size() && depth > 0);
-            if (depth) return std::nullopt;
-            value = text.substr(start, i - start);
-        } else {
-            const std::size_t start = i;
-            while (i < text.size() && text[i] != ',' && text[i] != '}' && !std::isspace(static_cast<unsigned char>(text[i]))) ++i;
-            value = text.substr(start, i - start);
-            static const std::regex literal(R"(-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?|null|true|false)");
-            if (!std::regex_match(value, literal)) return std::nullopt;
-        }
-        if (out.count(key)) return std::nullopt;
-        out[key] = value;
-        ws();
-        if (i >= text.size()) return std::nullopt;
-        if (text[i] == ',') {
-            ++i;
-            continue;
-        }
-        if (text[i++] != '}') return std::nullopt;
-        ws();
-        return i == text.size() ? std::optional(out) : std::nullopt;
+// One JSON document (one object on one line, as --json prints it) that starts with the envelope every
+// command shares: {"tilelife": VERSION, "command": ...}. nullopt for anything else.
+inline std::optional<nlohmann::json> parse_json(const std::string& text, const std::string& command) {
+    std::string line = text;
+    while (!line.empty() && line.back() == '\n') line.pop_back();
+    if (line.empty() || line.find('\n') != std::string::npos) return std::nullopt;
+    try {
+        nlohmann::json j = nlohmann::json::parse(line);
+        if (!j.is_object() || j.value("tilelife", "") != TILELIFE_VERSION || j.value("command", "") != command)
+            return std::nullopt;
+        return j;
+    } catch (const nlohmann::json::exception&) {
+        return std::nullopt;
     }
 }
 

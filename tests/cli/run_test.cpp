@@ -35,10 +35,11 @@ TEST_F(Cli, HundredsOfGifFramesFinish) {
                                                   " --gens 300 --gif g.gif --json");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(gif_frames(path("g.gif")), 301);
-    const auto js = parse_json_object(r.out);
+    const auto js = parse_json(r.out, "run");
     ASSERT_TRUE(js) << r.out;
-    EXPECT_EQ(js->at("generation"), "300");
-    EXPECT_EQ(js->at("population"), "86");
+    EXPECT_EQ((*js)["generation"], 300);
+    EXPECT_EQ((*js)["population"], 86);
+    EXPECT_EQ((*js)["gif"]["frames"], 301);
 #endif
 }
 
