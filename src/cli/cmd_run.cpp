@@ -83,6 +83,8 @@ RunSettings settle(const RunArgs& a) {
     if (!a.log_every.empty()) s.log_every = parse_count(a.log_every, "--log-every", 1);
     if (a.scale < 1 || a.scale > 64) throw InputError("--scale must be from 1 to 64 pixels per cell");
     if (a.gif_delay < 1 || a.gif_delay > 65535) throw InputError("--gif-delay must be from 1 to 65535 hundredths of a second");
+    s.scale = a.scale;
+    s.gif_delay = a.gif_delay;
     if (!a.region.empty()) s.region = parse_region(a.region);
     std::optional<OutputFormat> format;
     if (!a.format.empty()) {
@@ -194,6 +196,7 @@ Stepped step_with_events(Engine& engine, std::int64_t gens, Events& ev, Progress
         std::int64_t n = std::min(chunk, gens - done);
         for (const Every* e : {&ev.gif_every, &ev.checkpoint_every, &ev.log_every})
             if (e->on()) n = std::min(n, e->next() - done);
+        if (ev.output) n = std::min(n, ev.output->gens_before_check());
         const auto c0 = Clock::now();
         const std::int64_t g0 = engine.generation();
         engine.step(n);

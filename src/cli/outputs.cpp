@@ -21,6 +21,19 @@ bool image_fits(const Box& b, int scale) {
     return w <= image::kMaxSide && h <= image::kMaxSide && w * h <= image::kMaxPixels;
 }
 
+// The most generations a pattern inside `b` can run while its image surely fits (it grows at most one
+// cell a generation on each side); -1 when `b` itself does not fit.
+std::int64_t image_horizon(const Box& b, int scale) {
+    if (!image_fits(b, scale)) return -1;
+    std::int64_t lo = 0, hi = image::kMaxSide;
+    while (lo < hi) {
+        const std::int64_t mid = lo + (hi - lo + 1) / 2;
+        if (image_fits(grow(b, mid), scale)) lo = mid;
+        else hi = mid - 1;
+    }
+    return lo;
+}
+
 Box at_least_one_cell(const Box& b) { return b.empty() ? Box{0, 0, 1, 1} : b; }
 
 }  // namespace
@@ -150,18 +163,16 @@ void FinalOutput::set_area(std::optional<Box> area) {
 }
 
 void FinalOutput::check_growth(const Engine& engine, std::int64_t gens_left) {
-    if (!image() || area_ || growth_safe_) return;
-    // A pattern spreads at most one cell a generation: once its board grown by the generations left
-    // fits, it always will.
-    const Box extent = engine.extent();
-    if (image_fits(grow(extent, std::min<std::int64_t>(gens_left, image::kMaxSide)), scale_)) {
-        growth_safe_ = true;
-        return;
+    if (!image() || area_) return;
+    // The engine's extent holds every live cell; only when it is too large for an image are the live
+    // cells themselves measured.
+    std::int64_t horizon = image_horizon(engine.extent(), scale_);
+    if (horizon < 0) {
+        const Box live = at_least_one_cell(bounding_box(engine.live_cells()));
+        image::check_image_size(live, scale_, target_.path);
+        horizon = image_horizon(live, scale_);
     }
-    const auto now = std::chrono::steady_clock::now();
-    if (image_fits(extent, scale_) || now < next_growth_check_) return;
-    image::check_image_size(at_least_one_cell(bounding_box(engine.live_cells())), scale_, target_.path);
-    next_growth_check_ = now + std::chrono::seconds(2);
+    gens_before_check_ = horizon >= gens_left ? INT64_MAX : std::max<std::int64_t>(1, horizon);
 }
 
 void FinalOutput::write(const Engine& engine, const BoardPlan& plan, const PatternMeta& meta) {

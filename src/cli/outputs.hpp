@@ -1,7 +1,6 @@
 // What `tilelife run` (and convert) write besides the report: checkpoints, the animated GIF, the final
 // image. Each is checked (and its file opened or probed) when constructed, before any work.
 #pragma once
-#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -100,9 +99,11 @@ public:
     const std::string& path() const { return target_.path; }
     // Once the board is known: the image's area (image_area()), checked against the image limits.
     void set_area(std::optional<Box> area);
-    // An unbounded PNG without --region: refuses (InputError) as soon as the pattern's bounding box
-    // is too large for an image (checked precisely at most every 2 seconds), not after the run.
+    // An unbounded PNG without --region: refuses (InputError) as soon as the pattern's bounding box is
+    // too large for an image, not after the run. A pattern grows at most one cell a generation on each
+    // side, so the check says how many generations can run before it is needed again.
     void check_growth(const Engine& engine, std::int64_t gens_left);
+    std::int64_t gens_before_check() const { return gens_before_check_; }
     void write(const Engine& engine, const BoardPlan& plan, const PatternMeta& meta);
 
 private:
@@ -110,8 +111,7 @@ private:
     int scale_;
     std::optional<Box> area_;
     std::unique_ptr<OutputFile> text_;
-    bool growth_safe_ = false;
-    std::chrono::steady_clock::time_point next_growth_check_{};
+    std::int64_t gens_before_check_ = INT64_MAX;
 };
 
 }  // namespace tilelife::cli

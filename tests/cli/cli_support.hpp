@@ -55,7 +55,7 @@ inline std::map<std::string, std::string> key_values(const std::string& text) {
 }
 
 class Cli : public ::testing::Test {
-protected:
+public:
     void SetUp() override {
         register_builtin_engines();
         if (!test::file_exists(kCli)) GTEST_FAIL() << "CLI not built: " << kCli;
