@@ -39,7 +39,7 @@ public:
         png_init_io(png_, out_);
         png_set_compression_level(png_, 6);
         if (palette) {
-            const int depth = palette->size() <= 2 ? 1 : 8;
+            const int depth = palette->size() <= 2 ? 1 : palette->size() <= 16 ? 4 : 8;
             png_set_IHDR(png_, info_, width, height, depth, PNG_COLOR_TYPE_PALETTE, PNG_INTERLACE_NONE,
                          PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
             png_color colors[256];
@@ -94,10 +94,13 @@ void write_png_rgb(const std::string& path, int width, int height, const std::ui
     png.finish();
 }
 
-void write_board_png(const std::string& path, const Box& box, int scale, const CellSource& source, Rgb live,
-                     Rgb dead) {
+void write_board_png(const std::string& path, const Box& box, int scale, const CellSource& source,
+                     const Style& style) {
     check_image_size(box, scale, path);
-    const std::vector<Rgb> palette{dead, live};  // index = cell value
+    // Palette index = cell value: 0/1, or the CellState with ages.
+    const int colours = style.ages ? kCellStates : 2;
+    std::vector<Rgb> palette;
+    for (int i = 0; i < colours; ++i) palette.push_back(style.colors.of(static_cast<std::uint8_t>(i), style.ages));
     PngFile png(path);
     png.header(static_cast<int>(box.width * scale), static_cast<int>(box.height * scale), &palette);
     // Strips of rows keep memory at about 16 MiB of cells whatever the board.
@@ -109,8 +112,10 @@ void write_board_png(const std::string& path, const Box& box, int scale, const C
         source(Box{box.x, box.y + y0, box.width, rows}, cells.data());
         for (std::int64_t r = 0; r < rows; ++r) {
             const std::uint8_t* c = cells.data() + r * box.width;
-            for (std::int64_t x = 0; x < box.width; ++x)
-                std::fill_n(pixels.data() + x * scale, scale, static_cast<std::uint8_t>(c[x] != 0));
+            for (std::int64_t x = 0; x < box.width; ++x) {
+                const std::uint8_t v = style.ages ? (c[x] < kCellStates ? c[x] : 0) : (c[x] != 0);
+                std::fill_n(pixels.data() + x * scale, scale, v);
+            }
             for (int k = 0; k < scale; ++k) png.row(pixels.data());
         }
     }
