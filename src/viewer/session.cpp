@@ -783,11 +783,8 @@ void Viewer::copy(bool cut) {
         return;
     }
     std::vector<Cell> cells = live_in(*selection_);
-    std::vector<Cell> rel;
-    rel.reserve(cells.size());
-    for (const Cell& c : cells) rel.push_back(Cell{c.x - selection_->x, c.y - selection_->y});
-    std::string text = format_rle(rel, o_.rule_for_output, 0);
-    // Positions relative to the selection mean nothing elsewhere: plain RLE, as Golly copies.
+    std::string text = format_rle(cells, o_.rule_for_output, 0);
+    // Positions mean nothing elsewhere: plain RLE of the cells' bounding box, as Golly copies.
     if (text.rfind("#CXRLE", 0) == 0) text.erase(0, text.find('\n') + 1);
     if (SDL_SetClipboardText(text.c_str()) != 0) {
         show(std::string("clipboard: ") + SDL_GetError());

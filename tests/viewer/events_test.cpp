@@ -490,7 +490,13 @@ TEST_F(Events, DrawingWhileGeneratingIsItsOwnUndoStep) {
     open();
     key(SDLK_RETURN);
     frames(3);
-    drag(Cell{50, 40}, Cell{52, 40});  // a blinker, drawn while generating
+    // A blinker, drawn while generating; frames pass while the button is down.
+    move(Cell{50, 40});
+    button(SDL_MOUSEBUTTONDOWN, Cell{50, 40}, SDL_BUTTON_LEFT);
+    frames(2);
+    move(Cell{52, 40});
+    frames(1);
+    button(SDL_MOUSEBUTTONUP, Cell{52, 40}, SDL_BUTTON_LEFT);
     frames(2);
     key(SDLK_RETURN);
     EXPECT_EQ(v().generation(), 5);
