@@ -87,8 +87,8 @@ void view(const ViewArgs& a, int& exit_code) {
     vo.grid = a.grid;
     vo.theme = a.theme;
     vo.ages = a.ages;
-    vo.rule_for_output = rule_for_output(plan.spec);
     vo.golly_offset = plan.golly_offset;
+    vo.meta = meta_of(pattern);
     vo.generation0 = pattern.generation;
     // Undo history: a quarter of the budget, at most 1 GiB.
     vo.history_bytes = std::min<std::int64_t>(budget / 4, std::int64_t{1} << 30);

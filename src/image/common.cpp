@@ -1,49 +1,13 @@
-// The parts of the image library that need neither libpng nor giflib: atomic files, size limits,
-// cell sources, themes and ages.
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
+// The parts of the image library that need neither libpng nor giflib: size limits, cell sources,
+// themes and ages.
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
 #include <limits>
 
 #include "image/image.hpp"
 #include "tilelife/error.hpp"
 
 namespace tilelife::image {
-
-AtomicFile::AtomicFile(const std::string& path) : path_(path) {
-    const auto slash = path.find_last_of('/');
-    const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash + 1);
-    const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
-    std::string tmpl = (slash == std::string::npos ? std::string("./") : dir) + "." + base + ".tmp.XXXXXX";
-    fd_ = mkstemp(tmpl.data());
-    if (fd_ < 0) throw RuntimeError(path + ": cannot create a file in " + dir + ": " + std::strerror(errno));
-    fchmod(fd_, 0644);
-    temp_ = tmpl;
-}
-
-AtomicFile::~AtomicFile() {
-    if (done_) return;
-    if (fd_ >= 0) close(fd_);
-    unlink(temp_.c_str());
-}
-
-void AtomicFile::commit(bool already_closed) {
-    if (!already_closed && fd_ >= 0) {
-        const bool synced = fsync(fd_) == 0;
-        const bool closed = close(fd_) == 0;
-        fd_ = -1;
-        if (!synced || !closed) throw RuntimeError(path_ + ": write failed: " + std::strerror(errno));
-    }
-    fd_ = -1;
-    if (std::rename(temp_.c_str(), path_.c_str()) != 0)
-        throw RuntimeError(path_ + ": cannot rename the finished file into place: " + std::strerror(errno));
-    done_ = true;
-}
 
 namespace {
 

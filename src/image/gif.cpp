@@ -10,12 +10,13 @@
 
 #include "image/image.hpp"
 #include "tilelife/error.hpp"
+#include "tilelife/output_file.hpp"
 
 namespace tilelife::image {
 
 struct GifWriter::State {
     std::string path;
-    AtomicFile file;
+    OutputFile file;
     GifFileType* gif = nullptr;
     std::vector<std::uint8_t> cells, pixels;
     AgeTracker ages;  // with ages: the box's states over the frames so far
@@ -23,7 +24,7 @@ struct GifWriter::State {
     ~State() {
         if (gif) {
             int err = 0;
-            EGifCloseFile(gif, &err);  // unfinished: the AtomicFile removes the temp file
+            EGifCloseFile(gif, &err);  // unfinished: the OutputFile removes its temp file
         }
     }
     void check(int rc, const char* what) {
@@ -36,7 +37,7 @@ GifWriter::GifWriter(const std::string& path, const Box& box, int scale, int del
     check_gif_size(box, scale, 1, path);
     if (delay_cs < 1 || delay_cs > 65535) throw InputError(path + ": GIF frame delay must be 1..65535 hundredths of a second");
     int err = 0;
-    const int fd = s_->file.take_fd();
+    const int fd = s_->file.release_fd();  // giflib closes it; the OutputFile keeps its own
     s_->gif = EGifOpenFileHandle(fd, &err);
     if (!s_->gif) {
         close(fd);
@@ -113,7 +114,7 @@ void GifWriter::finish() {
     int err = 0;
     GifFileType* gif = std::exchange(s_->gif, nullptr);
     if (EGifCloseFile(gif, &err) == GIF_ERROR) throw RuntimeError(s_->path + ": GIF write failed: " + GifErrorString(err));
-    s_->file.commit(true);
+    s_->file.commit();
 }
 
 }  // namespace tilelife::image

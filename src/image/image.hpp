@@ -1,14 +1,13 @@
 // PNG and GIF writing for boards and screenshots (libpng, giflib), the colour themes that files and
-// the viewer share, and cell ages. Every writer goes to a temporary file in the target's directory and
-// renames it over the target only when the image is complete, so a failed or interrupted write never
-// leaves a partial file (design.md: outputs are atomic).
+// the viewer share, and cell ages. Every writer goes through tilelife::OutputFile (a temporary file in
+// the target's directory, renamed over the target only when the image is complete), so a failed or
+// interrupted write never leaves a partial file (design.md: outputs are atomic).
 #pragma once
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 #include "tilelife/engine.hpp"
@@ -65,26 +64,6 @@ inline constexpr std::int64_t kMaxGifTotalPixels = std::int64_t{1} << 31;
 // Checks a board image of `cells` at `scale` pixels per cell against kMaxSide/kMaxPixels; throws
 // InputError naming `what` (with the advice to pass --region) otherwise.
 void check_image_size(const Box& cells, int scale, const std::string& what);
-
-// Temp file next to `path`, renamed over it by commit(); removed if commit() was never reached.
-class AtomicFile {
-public:
-    explicit AtomicFile(const std::string& path);
-    ~AtomicFile();
-    AtomicFile(const AtomicFile&) = delete;
-    AtomicFile& operator=(const AtomicFile&) = delete;
-    int fd() const { return fd_; }
-    // Hands the descriptor to the caller (who closes it, e.g. through fclose).
-    int take_fd() { return std::exchange(fd_, -1); }
-    const std::string& temp_path() const { return temp_; }
-    // Closes the descriptor if still open (`already_closed`: a library closed it) and renames.
-    void commit(bool already_closed = false);
-
-private:
-    std::string path_, temp_;
-    int fd_ = -1;
-    bool done_ = false;
-};
 
 // Writes an RGB image (3 bytes per pixel, rows top to bottom, `stride` bytes apart) as PNG.
 void write_png_rgb(const std::string& path, int width, int height, const std::uint8_t* pixels, std::size_t stride);

@@ -2,7 +2,6 @@
 // a small member function that sets the jump point and turns a jump into a RuntimeError, so no C++
 // object is ever skipped by a longjmp.
 #include <png.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <csetjmp>
@@ -11,6 +10,7 @@
 
 #include "image/image.hpp"
 #include "tilelife/error.hpp"
+#include "tilelife/output_file.hpp"
 
 namespace tilelife::image {
 namespace {
@@ -18,20 +18,12 @@ namespace {
 class PngFile {
 public:
     explicit PngFile(const std::string& path) : path_(path), file_(path) {
-        const int fd = file_.take_fd();
-        out_ = fdopen(fd, "wb");
-        if (!out_) {
-            close(fd);
-            throw RuntimeError(path + ": cannot open for writing");
-        }
+        out_ = file_.stream();
         png_ = png_create_write_struct(PNG_LIBPNG_VER_STRING, this, &PngFile::on_error, &PngFile::on_warning);
         if (png_) info_ = png_create_info_struct(png_);
         if (!png_ || !info_) throw RuntimeError(path + ": out of memory starting the PNG");
     }
-    ~PngFile() {
-        png_destroy_write_struct(&png_, &info_);
-        if (out_) fclose(out_);  // unfinished: the AtomicFile removes the temp file
-    }
+    ~PngFile() { png_destroy_write_struct(&png_, &info_); }  // unfinished: the OutputFile removes its temp file
 
     // Palette image when `palette` is given (pixels are indices, one byte each), else 8-bit RGB.
     void header(int width, int height, const std::vector<Rgb>* palette) {
@@ -61,12 +53,8 @@ public:
         if (setjmp(png_jmpbuf(png_))) fail();
         png_write_end(png_, info_);
         png_destroy_write_struct(&png_, &info_);
-        FILE* f = out_;
         out_ = nullptr;
-        const bool ok = fflush(f) == 0 && fsync(fileno(f)) == 0;
-        const bool closed = fclose(f) == 0;
-        if (!ok || !closed) throw RuntimeError(path_ + ": write failed (disk full?)");
-        file_.commit(true);
+        file_.commit();  // flushes, syncs, renames; RuntimeError naming the path on failure
     }
 
 private:
@@ -78,7 +66,7 @@ private:
     static void on_warning(png_structp, png_const_charp) {}
 
     std::string path_;
-    AtomicFile file_;
+    OutputFile file_;
     FILE* out_ = nullptr;
     png_structp png_ = nullptr;
     png_infop info_ = nullptr;

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "tilelife/board_setup.hpp"
 #include "tilelife/error.hpp"
 #include "tilelife/pattern.hpp"
 
@@ -127,6 +128,13 @@ Viewer::Viewer(Engine& engine, const Options& o, int width, int height)
 
 std::int64_t Viewer::generation() const { return engine_.generation() + gen_offset_; }
 
+BoardPlan Viewer::plan() const {
+    BoardPlan p;
+    p.spec = BoardSpec{board_.width, board_.height, engine_.topology(), engine_.rule()};
+    p.golly_offset = o_.golly_offset;
+    return p;
+}
+
 int Viewer::step_exponent() const {
     if (delay_ > 0) return -delay_;
     int e = 0;
@@ -193,9 +201,10 @@ void Viewer::key(const SDL_Keysym& k) {
             case SDLK_s: {
                 const std::string path = filename(".rle");
                 try {
-                    std::vector<Cell> cells = engine_.live_cells();
-                    for (Cell& c : cells) c = to_golly(c);
-                    write_file_atomic(path, format_rle(cells, o_.rule_for_output, generation()));
+                    // The board as Golly saves it (positions, :T/:P suffix), through the atomic writer.
+                    PatternMeta meta = o_.meta;
+                    meta.generation = generation();
+                    write_file_atomic(path, format_board(OutputFormat::rle, engine_, plan(), meta));
                     show("saved " + path);
                 } catch (const std::exception& ex) {
                     show(std::string("save failed: ") + ex.what());
@@ -783,7 +792,7 @@ void Viewer::copy(bool cut) {
         return;
     }
     std::vector<Cell> cells = live_in(*selection_);
-    std::string text = format_rle(cells, o_.rule_for_output, 0);
+    std::string text = format_rle(cells, rule_for_output(plan().spec), 0);
     // Positions mean nothing elsewhere: plain RLE of the cells' bounding box, as Golly copies.
     if (text.rfind("#CXRLE", 0) == 0) text.erase(0, text.find('\n') + 1);
     if (SDL_SetClipboardText(text.c_str()) != 0) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "image/image.hpp"
+#include "tilelife/board_setup.hpp"
 #include "tilelife/engine.hpp"
 #include "viewer/view.hpp"
 #include "viewer/viewer.hpp"
@@ -95,6 +96,8 @@ public:
     void show(std::string message);
     std::string filename(const char* ext) const;  // STEM-genG.ext
 
+    // The board's spec (from the engine) and Golly offset, as board_setup's writers take them.
+    BoardPlan plan() const;
     // Engine coordinates -> Golly's (what the status line, RLE files and the clipboard use).
     Cell to_golly(Cell c) const { return Cell{c.x + o_.golly_offset.x, c.y + o_.golly_offset.y}; }
 

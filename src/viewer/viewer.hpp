@@ -7,6 +7,7 @@
 #include <string>
 
 #include "tilelife/engine.hpp"
+#include "tilelife/pattern.hpp"
 
 namespace tilelife::viewer {
 
@@ -25,9 +26,9 @@ struct Options {
     bool tiles = false, grid = false;
     std::string theme = "dark";       // image::theme() name
     bool ages = false;                // colour cells by age
-    std::string rule_for_output;      // rule text for saved RLE and the clipboard (with the :T/:P suffix)
-    Cell golly_offset;                // engine -> Golly coordinates (status line, files, clipboard)
+    Cell golly_offset;                // engine -> Golly coordinates (status line, saved files)
     std::int64_t generation0 = 0;     // the pattern file's generation
+    PatternMeta meta;                 // name, authors, comments for saved files (rule and generation: the board's)
     // Undo history limit in bytes (live-cell lists of edits and of boards before generating); the
     // oldest entries go first. 0: no undo.
     std::int64_t history_bytes = std::int64_t{256} << 20;

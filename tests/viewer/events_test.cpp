@@ -952,7 +952,6 @@ TEST_F(Events, SaveWritesGollyRle) {
     Options o;
     o.stem = dir / "saved";
     o.golly_offset = Cell{-32, -24};
-    o.rule_for_output = "B3/S23:T64,48";
     open(kShape, {64, 48, Topology::torus, Rule::life()}, o);
     key(SDLK_SPACE);
     frames(1);
@@ -1101,6 +1100,43 @@ TEST_F(Events, UnboundedTilesFollowTheGrowingBoard) {
         EXPECT_NE(px[row * 640 + col + 4], pal.tile) << "round " << round;
         EXPECT_EQ(px[cam.pixel_y(mid_row - 8) * 640 + col + 4], pal.tile) << "round " << round;
         board->step(200);  // the glider travels; the board re-lays out
+    }
+}
+
+// Every registered engine (the OpenCL kernels too, when built) gets exactly the tiles it describes,
+// with nothing in the viewer knowing its name; engines without tiles get none.
+TEST_F(Events, OverlayOfEveryEngineIsItsDescription) {
+    register_builtin_engines();
+    const Palette pal = Palette::of(image::theme("dark"), false);
+    for (const EngineInfo& info : registered_engines()) {
+        if (!info.bounded) continue;
+        SCOPED_TRACE(info.name);
+        auto e = create_engine(info.name, BoardSpec{2048, 256, Topology::torus, Rule::life()});
+        const std::optional<TileGeometry> t = e->describe().tiles;
+        Options o;
+        o.paused = true;
+        o.zoom_log = 0;  // one pixel a cell: the whole board in the window, cell x at pixel x
+        o.tiles = true;
+        Viewer viewer(*e, o, 2048, 256);
+        std::vector<std::uint32_t> px;
+        const RenderStats st = viewer.render(px);
+        ASSERT_EQ(viewer.camera().pixel_x(0), 0);
+        ASSERT_EQ(viewer.camera().pixel_y(0), 0);
+        const bool legible = t && t->width >= 8 && t->height >= 8;
+        EXPECT_EQ(st.tiles_drawn, legible);
+        if (!legible) {
+            EXPECT_EQ(count(px, pal.tile), 0);
+            continue;
+        }
+        // A row inside the tiles (not on a horizontal line): vertical lines exactly at the tile columns.
+        std::int64_t row = 1;
+        while (((row - t->origin.y) % t->height + t->height) % t->height == 0) ++row;
+        int wrong = 0;
+        for (std::int64_t x = 0; x < 2048; ++x) {
+            const bool line = ((x - t->origin.x) % t->width + t->width) % t->width == 0;
+            wrong += (px[row * 2048 + x] == pal.tile) != line;
+        }
+        EXPECT_EQ(wrong, 0) << "tiles " << t->width << "x" << t->height << " from " << t->origin.x << "," << t->origin.y;
     }
 }
 
