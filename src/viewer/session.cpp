@@ -115,6 +115,7 @@ Viewer::Viewer(Engine& engine, const Options& o, int width, int height)
     grid_ = o.grid;
     ages_ = o.ages;
     start_ = snapshot();
+    device_ = engine.describe().device;
     const Box lb = live_bounds();
     if (o.zoom_log) {
         const Box c = lb.empty() ? board_ : lb;
@@ -1130,6 +1131,8 @@ std::vector<StatusField> Viewer::status_fields() const {
     const Box e = engine_.extent();
     f.push_back({std::string(to_string(engine_.topology())) + " " + size_text(e), 52});
     f.push_back({engine_.name(), 56});
+    // Long device names (OpenCL's) are shortened: the rest of the line matters more.
+    if (!device_.empty()) f.push_back({"[" + (device_.size() > 36 ? device_.substr(0, 33) + "..." : device_) + "]", 35});
     if (tiles_) {
         if (!tile_geometry_) {
             f.push_back({"no tiles: " + engine_.name() + " has no work-groups", 80});

@@ -199,6 +199,7 @@ private:
 
     // Looks.
     std::string theme_;
+    std::string device_;  // the engine's device (describe()), for the status line
     bool ages_ = false, tiles_ = false, grid_ = false, help_ = false;
     image::AgeTracker age_;
     std::int64_t age_generation_ = -1;
