@@ -14,6 +14,7 @@ void add_convert(CLI::App& app, int& exit_code) {
     auto out = std::make_shared<std::string>();
     auto format = std::make_shared<std::string>();
     auto scale = std::make_shared<int>(1);
+    auto theme = std::make_shared<std::string>("print");
     CLI::App* cmd = app.add_subcommand(
         "convert", "convert a pattern to another format (by OUT's extension: .rle .cells .png, .rle.gz .cells.gz)");
     cmd->add_option("in", *in, "input pattern (any readable format), - for standard input, or random:WxH[:density[:seed]]")
@@ -21,12 +22,14 @@ void add_convert(CLI::App& app, int& exit_code) {
     cmd->add_option("out", *out, "output file, or - for standard output (with --format)")->required();
     cmd->add_option("--format", *format, "format of OUT when its name cannot say: rle, cells, mc or png");
     cmd->add_option("--scale", *scale, "pixels per cell of a .png (1..64)")->default_val(1);
-    cmd->callback([in, out, format, scale, &exit_code] {
+    cmd->add_option("--theme", *theme, "colours of a .png: print (black on white), dark or light")->default_val("print");
+    cmd->callback([in, out, format, scale, theme, &exit_code] {
         std::optional<OutputFormat> forced;
         if (!format->empty() && !(forced = output_format_named(*format)))
             throw InputError("--format '" + *format + "' is not rle, cells, mc or png");
         const OutputTarget target = output_target(*out, forced);
         if (*scale < 1 || *scale > 64) throw InputError("--scale must be from 1 to 64 pixels per cell");
+        const image::Style style{image::theme(*theme, "--theme"), false};
         const bool image = target.format == OutputFormat::png;
 #ifndef TILELIFE_HAVE_PNG
         if (image) throw InputError(*out + ": PNG output is not available in this build (install libpng-dev and rebuild)");
@@ -41,7 +44,7 @@ void add_convert(CLI::App& app, int& exit_code) {
             Box area = unite(p.frame, p.bounding_box());
             if (area.empty()) area = Box{0, 0, 1, 1};
             image::check_image_size(area, *scale, *out);
-            write_png_output(*out, area, *scale, image::cells_from_list(p.cells));
+            write_png_output(*out, area, *scale, image::cells_from_list(p.cells), style);
             exit_code = 0;
             return;
         }

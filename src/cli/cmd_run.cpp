@@ -14,6 +14,7 @@
 #include "cli/commands.hpp"
 #include "cli/json.hpp"
 #include "cli/progress.hpp"
+#include "image/image.hpp"
 #include "cli/outputs.hpp"
 #include "tilelife/error.hpp"
 
@@ -26,7 +27,10 @@ struct RunArgs {
     std::string rule, topology, size, max_memory;
     std::string output, format;
     std::string region, gif;
-    int scale = 1, gif_delay = 5;
+    int scale = 1;
+    std::int64_t gif_delay_ms = 50;
+    std::string theme = "print";
+    bool ages = false;
     std::string every, gif_every, checkpoint_every, log_every;
     std::string checkpoint;
     bool gens_given = false, json = false, quiet = false;
@@ -44,7 +48,8 @@ struct RunSettings {
     std::int64_t budget = 0;
     std::optional<Box> region;
     std::optional<OutputTarget> output;
-    int scale = 1, gif_delay = 5;
+    int scale = 1, gif_delay = image::kDefaultGifDelayCs;
+    image::Style style;
     std::int64_t gif_every = 1, checkpoint_every = 1000, log_every = 0;
 };
 
@@ -82,9 +87,10 @@ RunSettings settle(const RunArgs& a) {
         !a.checkpoint_every.empty() ? parse_count(a.checkpoint_every, "--checkpoint-every", 1) : every ? every : 1000;
     if (!a.log_every.empty()) s.log_every = parse_count(a.log_every, "--log-every", 1);
     if (a.scale < 1 || a.scale > 64) throw InputError("--scale must be from 1 to 64 pixels per cell");
-    if (a.gif_delay < 1 || a.gif_delay > 65535) throw InputError("--gif-delay must be from 1 to 65535 hundredths of a second");
     s.scale = a.scale;
-    s.gif_delay = a.gif_delay;
+    s.gif_delay = image::gif_delay_cs(a.gif_delay_ms, "--gif-delay");
+    s.style = image::Style{image::theme(a.theme, "--theme"), a.ages};
+    if (a.ages && a.gif.empty()) throw InputError("--ages colours the frames of --gif by age; give --gif FILE.gif");
     if (!a.region.empty()) s.region = parse_region(a.region);
     std::optional<OutputFormat> format;
     if (!a.format.empty()) {
@@ -302,7 +308,8 @@ void run(const RunArgs& a, int& exit_code) {
     const RunSettings s = settle(a);
     // Every output is opened or probed before any work: a bad path fails now, not after the run.
     std::optional<FinalOutput> output;
-    if (s.output) output.emplace(*s.output, s.scale);
+    // A PNG of one board has no ages: the style's colours without them.
+    if (s.output) output.emplace(*s.output, s.scale, image::Style{s.style.colors, false});
     if (!a.gif.empty()) check_output_path(a.gif);
     std::optional<Checkpoints> checkpoints;
     if (!a.checkpoint.empty()) checkpoints.emplace(a.checkpoint);
@@ -331,7 +338,7 @@ void run(const RunArgs& a, int& exit_code) {
     };
     std::optional<GifOutput> gif;
     if (!a.gif.empty()) {
-        gif.emplace(a.gif, area, s.scale, s.gif_delay, job.gens / s.gif_every + 1);
+        gif.emplace(a.gif, area, s.scale, s.gif_delay, job.gens / s.gif_every + 1, s.style);
         gif->frame(*engine);
     }
     std::vector<LogPoint> log;
@@ -408,8 +415,12 @@ void add_run(CLI::App& app, int& exit_code) {
                     "needed when the board's image would be over 16384 pixels a side or 256 MPixel");
     cmd->add_option("--gif", args->gif, "write an animated GIF of the run, one frame every --gif-every generations");
     cmd->add_option("--gif-every", args->gif_every, "generations between GIF frames (default 1)");
-    cmd->add_option("--gif-delay", args->gif_delay, "GIF frame delay in hundredths of a second (default 5)")
-        ->default_val(5);
+    cmd->add_option("--gif-delay", args->gif_delay_ms, "GIF frame delay in milliseconds, 20..655350 in steps of 10 "
+                    "(default 50)")
+        ->default_val(50);
+    cmd->add_option("--theme", args->theme, "colours of .png and .gif output: print (black on white), dark or light")
+        ->default_val("print");
+    cmd->add_flag("--ages", args->ages, "colour the --gif frames by age: newly born, alive, and a fading trail of the dead");
     cmd->add_option("--checkpoint", args->checkpoint,
                     "save the run's state atomically to this .rle every --checkpoint-every generations and on Ctrl+C");
     cmd->add_option("--checkpoint-every", args->checkpoint_every, "generations between checkpoints (default 1000)");

@@ -1,10 +1,6 @@
 #include "cli/outputs.hpp"
 
-#include <unistd.h>
-
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 
 #include "image/image.hpp"
 #include "tilelife/error.hpp"
@@ -38,30 +34,12 @@ Box at_least_one_cell(const Box& b) { return b.empty() ? Box{0, 0, 1, 1} : b; }
 
 }  // namespace
 
-// The cells of `area` as a PNG on `path`; standard output gets the finished file's bytes (src/image
-// writes to named files only).
-void write_png_output(const std::string& path, const Box& area, int scale, const image::CellSource& cells) {
+void write_png_output(const std::string& path, const Box& area, int scale, const image::CellSource& cells,
+                      const image::Style& style) {
 #ifdef TILELIFE_HAVE_PNG
-    if (path != "-") {
-        image::write_board_png(path, area, scale, cells);
-        return;
-    }
-    namespace fs = std::filesystem;
-    const fs::path temp = fs::temp_directory_path() / ("tilelife-stdout-" + std::to_string(::getpid()) + ".png");
-    struct Remove {
-        fs::path p;
-        ~Remove() {
-            std::error_code ec;
-            fs::remove(p, ec);
-        }
-    } remove{temp};
-    image::write_board_png(temp.string(), area, scale, cells);
-    std::ifstream in(temp, std::ios::binary);
-    OutputFile out("-");
-    out.write(std::string(std::istreambuf_iterator<char>(in), {}));
-    out.commit();
+    image::write_board_png(path, area, scale, cells, style);  // "-": OutputFile writes standard output
 #else
-    (void)area, (void)scale, (void)cells;
+    (void)area, (void)scale, (void)cells, (void)style;
     throw InputError(path + ": PNG output is not available in this build (install libpng-dev and rebuild)");
 #endif
 }
@@ -98,13 +76,14 @@ void Checkpoints::save(const Engine& engine, const BoardPlan& plan, const Checkp
     write_file_atomic(path_, format_board(OutputFormat::rle, engine, plan, meta));
 }
 
-GifOutput::GifOutput(std::string path, std::optional<Box> area, int scale, int delay_cs, std::int64_t frames_total)
-    : path_(std::move(path)), area_(area), scale_(scale), delay_cs_(delay_cs), frames_total_(frames_total) {
+GifOutput::GifOutput(std::string path, std::optional<Box> area, int scale, int delay_cs, std::int64_t frames_total,
+                     const image::Style& style)
+    : path_(std::move(path)), area_(area), scale_(scale), delay_cs_(delay_cs), frames_total_(frames_total), style_(style) {
 #ifndef TILELIFE_HAVE_GIF
     throw InputError(path_ + ": GIF output is not available in this build (install libgif-dev and rebuild)");
 #else
     image::check_gif_size(area_ ? *area_ : Box{0, 0, 1, 1}, scale_, frames_total_, path_);
-    if (area_) writer_ = std::make_unique<image::GifWriter>(path_, *area_, scale_, delay_cs_);
+    if (area_) writer_ = std::make_unique<image::GifWriter>(path_, *area_, scale_, delay_cs_, style_);
 #endif
 }
 
@@ -131,14 +110,15 @@ void GifOutput::frame(const Engine& engine) {
 void GifOutput::finish() {
 #ifdef TILELIFE_HAVE_GIF
     if (!writer_) {
-        writer_ = std::make_unique<image::GifWriter>(path_, at_least_one_cell(kept_box_), scale_, delay_cs_);
+        writer_ = std::make_unique<image::GifWriter>(path_, at_least_one_cell(kept_box_), scale_, delay_cs_, style_);
         for (const auto& f : kept_) writer_->add_frame(image::cells_from_list(f));
     }
     writer_->finish();
 #endif
 }
 
-FinalOutput::FinalOutput(OutputTarget target, int scale) : target_(std::move(target)), scale_(scale) {
+FinalOutput::FinalOutput(OutputTarget target, int scale, const image::Style& style)
+    : target_(std::move(target)), scale_(scale), style_(style) {
     if (image()) {
 #ifndef TILELIFE_HAVE_PNG
         throw InputError(target_.path + ": PNG output is not available in this build (install libpng-dev and rebuild)");
@@ -183,11 +163,11 @@ void FinalOutput::write(const Engine& engine, const BoardPlan& plan, const Patte
         return;
     }
     if (area_) {
-        write_png_output(target_.path, *area_, scale_, image::cells_from_engine(engine));
+        write_png_output(target_.path, *area_, scale_, image::cells_from_engine(engine), style_);
         return;
     }
     const std::vector<Cell> live = engine.live_cells();
-    write_png_output(target_.path, at_least_one_cell(bounding_box(live)), scale_, image::cells_from_list(live));
+    write_png_output(target_.path, at_least_one_cell(bounding_box(live)), scale_, image::cells_from_list(live), style_);
 }
 
 }  // namespace tilelife::cli

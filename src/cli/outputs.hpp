@@ -8,21 +8,19 @@
 #include <string>
 #include <vector>
 
+#include "image/image.hpp"
 #include "tilelife/board_setup.hpp"
 #include "tilelife/engine.hpp"
 #include "tilelife/output_file.hpp"
 #include "tilelife/pattern.hpp"
 
-namespace tilelife::image {
-class GifWriter;
-using CellSource = std::function<void(const Box& box, std::uint8_t* cells)>;
-}
 
 namespace tilelife::cli {
 
-// The cells of `area` as a PNG on `path` ("-": standard output; src/image writes named files only, so
-// those bytes go through a temporary file). InputError in a build without libpng.
-void write_png_output(const std::string& path, const Box& area, int scale, const image::CellSource& cells);
+// The cells of `area` as a PNG on `path` ("-": standard output) in `style`'s colours; InputError in a
+// build without libpng.
+void write_png_output(const std::string& path, const Box& area, int scale, const image::CellSource& cells,
+                      const image::Style& style);
 
 // Every `every` generations (0: never), counted from the start of the run; no overflow near 2^63.
 class Every {
@@ -68,7 +66,8 @@ private:
 // limits.
 class GifOutput {
 public:
-    GifOutput(std::string path, std::optional<Box> area, int scale, int delay_cs, std::int64_t frames_total);
+    GifOutput(std::string path, std::optional<Box> area, int scale, int delay_cs, std::int64_t frames_total,
+              const image::Style& style);
     ~GifOutput();
     void frame(const Engine& engine);
     void finish();
@@ -80,6 +79,7 @@ private:
     std::optional<Box> area_;
     int scale_, delay_cs_;
     std::int64_t frames_total_, frames_ = 0;
+    image::Style style_;
     std::unique_ptr<image::GifWriter> writer_;
     std::vector<std::vector<Cell>> kept_;
     std::int64_t kept_cells_ = 0;
@@ -94,7 +94,7 @@ std::optional<Box> image_area(const BoardPlan& plan, std::optional<Box> region);
 // write()) or a PNG of the board (the whole bounded board, --region, else the live cells' bounding box).
 class FinalOutput {
 public:
-    FinalOutput(OutputTarget target, int scale);
+    FinalOutput(OutputTarget target, int scale, const image::Style& style);
     bool image() const { return target_.format == OutputFormat::png; }
     const std::string& path() const { return target_.path; }
     // Once the board is known: the image's area (image_area()), checked against the image limits.
@@ -109,6 +109,7 @@ public:
 private:
     OutputTarget target_;
     int scale_;
+    image::Style style_;
     std::optional<Box> area_;
     std::unique_ptr<OutputFile> text_;
     std::int64_t gens_before_check_ = INT64_MAX;

@@ -386,7 +386,7 @@ TEST_F(Cli, SeparateIntervalsForFramesAndCheckpoints) {
     EXPECT_EQ(gif_frames(path("e.gif")), 11);
     EXPECT_EQ(read_pattern(path("e.rle")).generation, 300);
     // The frame delay is what was asked for.
-    ASSERT_EQ(tl("run " + gun + " --gens 5 --gif d.gif --gif-delay 25 -q").exit_code, 0);
+    ASSERT_EQ(tl("run " + gun + " --gens 5 --gif d.gif --gif-delay 250 -q").exit_code, 0);
     int err = 0;
     GifFileType* gif = DGifOpenFileName(path("d.gif").c_str(), &err);
     ASSERT_NE(gif, nullptr);
@@ -395,7 +395,22 @@ TEST_F(Cli, SeparateIntervalsForFramesAndCheckpoints) {
     ASSERT_EQ(DGifSavedExtensionToGCB(gif, 1, &gcb), GIF_OK);
     EXPECT_EQ(gcb.DelayTime, 25);
     DGifCloseFile(gif, &err);
-    EXPECT_EQ(tl("run " + gun + " --gif x.gif --gif-delay 0").exit_code, 2);
+    for (const char* bad : {"0", "25", "-10", "1000000"}) {
+        const CommandResult r = tl("run " + gun + " --gif x.gif --gif-delay " + std::string(bad));
+        EXPECT_EQ(r.exit_code, 2) << bad;
+        EXPECT_NE(r.err.find("--gif-delay"), std::string::npos) << bad << ": " << r.err;
+    }
+    // Colours: a theme for images, ages for GIF frames.
+    ASSERT_EQ(tl("run " + gun + " --gens 30 --gif aged.gif --ages --theme dark -q").exit_code, 0);
+    EXPECT_EQ(gif_frames(path("aged.gif")), 31);
+    ASSERT_EQ(tl("run " + gun + " --gens 30 --gif plain.gif --theme dark -q").exit_code, 0);
+    EXPECT_NE(test::read_text(path("aged.gif")), test::read_text(path("plain.gif")));
+    const CommandResult no_gif = tl("run " + gun + " --ages");
+    EXPECT_EQ(no_gif.exit_code, 2);
+    EXPECT_NE(no_gif.err.find("--gif"), std::string::npos) << no_gif.err;
+    const CommandResult bad_theme = tl("run " + gun + " --theme nope -o x.png");
+    EXPECT_EQ(bad_theme.exit_code, 2);
+    EXPECT_NE(bad_theme.err.find("--theme"), std::string::npos) << bad_theme.err;
 #endif
 }
 
@@ -427,6 +442,9 @@ TEST_F(Cli, StandardInputAndOutput) {
     r = tl("run " + shell_quote(glider) + " --gens 4 -o - --format png --scale 2");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.out.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+    const CommandResult dark = tl("run " + shell_quote(glider) + " --gens 4 -o - --format png --scale 2 --theme dark");
+    ASSERT_EQ(dark.exit_code, 0) << dark.err;
+    EXPECT_NE(dark.out, r.out) << "the theme changes the colours";
 #endif
 }
 
