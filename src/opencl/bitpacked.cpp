@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cstdint>
 #include <cstring>
 #include <sstream>
 #include <string_view>
@@ -499,11 +500,13 @@ void register_bitpacked_engine() {
          "auto"},
         reduction_parameter(),
     };
-    // The board lives on the device; the host holds one band of packed rows while transferring.
+    // The budget prices the board's two buffers of packed words (on the device, which is what bounds
+    // how far an unbounded board may grow there; the host holds at most one band of them at a time).
     info.host_bytes = [](const BoardSpec& spec, const EngineOptions&) -> std::int64_t {
         const auto words = ceil_div(static_cast<std::uint64_t>(std::max<std::int64_t>(spec.width, 1)), 32);
         const auto h = static_cast<std::uint64_t>(std::max<std::int64_t>(spec.height, 1));
-        return static_cast<std::int64_t>(std::min(kBandWords, h > kBandWords / words ? kBandWords : words * h) * 4);
+        if (h > (std::uint64_t{1} << 60) / words) return INT64_MAX;
+        return static_cast<std::int64_t>(2 * 4 * words * h);
     };
     register_engine(info, [](const BoardSpec& board, const EngineOptions& options) -> std::unique_ptr<Engine> {
         return std::make_unique<BitpackedEngine>(board, options);

@@ -333,9 +333,8 @@ void register_byte_engines() {
         if (k.kind == KernelKind::strided)
             info.parameters.push_back(rows_parameter(kMaxRows, std::to_string(kDefaultRows) + " on CPUs, " +
                                                                    std::to_string(kDefaultGpuRows) + " on GPUs"));
-        // The board lives on the device; the host keeps nothing per board (uploads go through a
-        // device staging buffer).
-        info.host_bytes = [](const BoardSpec&, const EngineOptions&) -> std::int64_t { return 0; };
+        // No host_bytes: the budget prices the default 2 bytes per cell, the board's two buffers (on the
+        // device, which is what bounds how far an unbounded board may grow there).
         register_engine(info, [&k](const BoardSpec& board, const EngineOptions& options) -> std::unique_ptr<Engine> {
             return std::make_unique<ByteEngine>(k, board, options);
         });
