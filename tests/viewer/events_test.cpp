@@ -848,6 +848,18 @@ TEST_F(Events, FlipAndRotateTheSelection) {
     type('z');
     EXPECT_EQ(*v().selection(), (Box{29, 20, 5, 1}));
     EXPECT_EQ(cells(), start_);
+    // Cells the turned rectangle covers outside the selection are kept, not cleared.
+    engine_->set_cell(31, 17, true);  // just above the turned rectangle (31, 18, 1, 5), and one in it
+    engine_->set_cell(31, 22, true);
+    drag(Cell{29, 20}, Cell{33, 20}, SDL_BUTTON_LEFT, KMOD_LCTRL);
+    type('>');
+    EXPECT_TRUE(engine_->get_cell(31, 22));
+    EXPECT_TRUE(engine_->get_cell(31, 17));
+    EXPECT_TRUE(engine_->get_cell(31, 19));
+    type('z');
+    EXPECT_TRUE(engine_->get_cell(31, 22));
+    EXPECT_TRUE(engine_->get_cell(30, 20));
+    EXPECT_FALSE(engine_->get_cell(31, 19));
     // Off the board: refused.
     drag(Cell{0, 47}, Cell{5, 47}, SDL_BUTTON_LEFT, KMOD_LCTRL);
     const std::size_t depth = v().undo_depth();
