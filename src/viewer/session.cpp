@@ -115,7 +115,8 @@ Viewer::Viewer(Engine& engine, const Options& o, int width, int height)
     tiles_ = o.tiles;
     grid_ = o.grid;
     ages_ = o.ages;
-    start_ = snapshot();
+    // The starting pattern, for reset: kept when it fits the undo budget.
+    if (engine.population() * static_cast<std::int64_t>(sizeof(Cell)) <= o.history_bytes) start_ = snapshot();
     device_ = engine.describe().device;
     const Box lb = live_bounds();
     if (o.zoom_log) {
@@ -690,19 +691,23 @@ void Viewer::restore(const Snapshot& s) {
 
 void Viewer::reset() {
     if (running_ || pending_ > 0) stop();
-    if (generation() == start_.generation && engine_.live_cells() == start_.live) {
+    if (!start_) {
+        show("cannot reset: the starting pattern is larger than the undo budget");
+        return;
+    }
+    if (generation() == start_->generation && engine_.live_cells() == start_->live) {
         show("already at the starting pattern");
         return;
     }
     Change c;
     c.what = "reset";
     c.before = snapshot();
-    restore(start_);
+    restore(*start_);
     // Undoing a reset goes back to the board before it: the entry's `before` is that board, and
     // its `after` (the start) is taken again when it is undone.
     age_.clear();
     push(std::move(c));
-    show("reset to generation " + std::to_string(start_.generation));
+    show("reset to generation " + std::to_string(start_->generation));
 }
 
 void Viewer::stroke_to(Cell c) {

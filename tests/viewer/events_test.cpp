@@ -450,6 +450,20 @@ TEST_F(Events, ResetRestoresTheStartAndCanBeUndone) {
     EXPECT_EQ(cells(), start_);
 }
 
+// The starting pattern is kept for reset only within the undo budget (a huge soup is not copied).
+TEST_F(Events, ResetNeedsTheStartWithinTheBudget) {
+    Options o;
+    o.history_bytes = 64;  // 4 cells; the shape has 8
+    open(kShape, {64, 48, Topology::torus, Rule::life()}, o);
+    key(SDLK_SPACE);
+    frames(1);
+    const auto after = cells();
+    type('r');
+    EXPECT_EQ(v().generation(), 1);
+    EXPECT_EQ(cells(), after);
+    EXPECT_NE(v().message().find("cannot reset"), std::string::npos) << v().message();
+}
+
 TEST_F(Events, DrawEraseAndTheirUndo) {
     open();
     // A click on a dead cell draws it; a drag draws a line.
@@ -937,6 +951,31 @@ TEST_F(Events, QuitKeys) {
     e.type = SDL_QUIT;
     send(e);
     EXPECT_TRUE(v().quit());
+}
+
+TEST_F(Events, EscapeCancelsASelectionDrag) {
+    open();
+    key(SDLK_F4);
+    move(Cell{5, 5});
+    button(SDL_MOUSEBUTTONDOWN, Cell{5, 5}, SDL_BUTTON_LEFT);
+    move(Cell{9, 9});
+    ASSERT_TRUE(v().selection());
+    key(SDLK_ESCAPE);
+    EXPECT_FALSE(v().selection());
+    EXPECT_FALSE(v().quit());
+    move(Cell{12, 12});  // the drag is over: moving selects nothing
+    button(SDL_MOUSEBUTTONUP, Cell{12, 12}, SDL_BUTTON_LEFT);
+    EXPECT_FALSE(v().selection());
+}
+
+TEST_F(Events, ResizeKeepsTheCentre) {
+    open();
+    const Cell c = v().camera().cell_at(320, 240);
+    v().resize(1000, 700);
+    EXPECT_EQ(v().camera().cell_at(500, 350), c);
+    v().resize(200, 100);
+    EXPECT_EQ(v().camera().cell_at(100, 50), c);
+    EXPECT_EQ(v().width(), 200);
 }
 
 TEST_F(Events, StatusShowsTheCursorAndSelection) {
