@@ -66,11 +66,13 @@ void view(const ViewArgs& a, int& exit_code) {
     }
 
     // The budget covers the pattern as read, the board, and the viewer's undo history.
-    const Pattern pattern = read_pattern(a.pattern, read_limits_for(budget));
-    const BoardPlan plan = plan_board(pattern, ov, a.pattern);
+    Pattern pattern = read_pattern(a.pattern, read_limits_for(budget));
+    // The cells move into the plan and then into the engine: a large soup is not held twice.
+    BoardPlan plan = plan_board(pattern, std::move(pattern.cells), ov, a.pattern);
     apply_memory_budget(plan.spec, budget, options);
     auto engine = create_engine(name, plan.spec, options);
     engine->set_cells(plan.cells);
+    std::vector<Cell>().swap(plan.cells);
 
     vo.title = "tilelife - " + a.pattern;
     const std::filesystem::path p(a.pattern);

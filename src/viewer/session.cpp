@@ -62,43 +62,44 @@ std::int64_t Change::bytes() const {
 }
 
 const std::vector<std::pair<std::string, std::string>>& Viewer::keys() {
+    // Short lines: two columns fit a 1024-pixel window.
     static const std::vector<std::pair<std::string, std::string>> k = {
         {"Return", "start / stop generating"},
         {"Space, N", "next generation"},
-        {"Tab", "next step (2^exponent generations)"},
-        {"+ / -", "step exponent up / down (below 0: slower)"},
-        {"Shift+H", "hyperspeed (exponent +1 every 64 steps)"},
+        {"Tab", "next step: 2^exponent generations"},
+        {"+ / -", "step exponent up / down"},
+        {"Shift+H", "hyperspeed"},
         {"R, Ctrl+R", "reset to the starting pattern"},
-        {"Z / Shift+Z", "undo / redo (also Ctrl+Z, Ctrl+Y)"},
+        {"Z / Shift+Z", "undo / redo (Ctrl+Z, Ctrl+Y)"},
         {"Arrows", "pan"},
         {"] / [", "zoom in / out"},
-        {"1 2 4 8 6 3", "scale 1:1 ... 1:32 (pixels per cell)"},
+        {"1 2 4 8 6 3", "scale 1:1 ... 1:32"},
         {"Wheel", "zoom about the cursor"},
-        {"F / Shift+F", "fit pattern / fit selection"},
-        {"M", "middle: origin 0,0 to the centre"},
+        {"F / Shift+F", "fit pattern / selection"},
+        {"M", "origin 0,0 to the middle"},
         {"T", "auto fit while generating"},
-        {"Left drag", "draw (start on a live cell: erase)"},
+        {"Left drag", "draw; from a live cell: erase"},
         {"Shift+left", "erase"},
-        {"Ctrl+left", "select (any mode)"},
-        {"Right drag", "pan (also middle)"},
-        {"F2 F4 F5, C", "cursor: draw, select, move; C cycles"},
-        {"A / K", "select all / remove selection"},
-        {"S", "shrink selection to its cells and fit"},
-        {"5", "random fill (selection, else the view)"},
-        {"Delete", "clear inside the selection"},
-        {"Shift+Delete", "clear outside the selection"},
-        {"Ctrl+C / X", "copy / cut selection as RLE"},
-        {"V, Ctrl+V", "paste (click to place, Esc cancels)"},
-        {"Shift+M / L", "paste mode (or, copy, xor) / location"},
-        {"X / Y", "flip selection or paste left-right / top-bottom"},
-        {"> / <", "rotate clockwise / anticlockwise"},
+        {"Ctrl+left", "select"},
+        {"Right drag", "pan"},
+        {"F2 F4 F5, C", "mode: draw, select, move"},
+        {"A / K", "select all / none"},
+        {"S", "shrink selection and fit"},
+        {"5", "random fill (selection)"},
+        {"Delete", "clear the selection"},
+        {"Shift+Delete", "clear outside it"},
+        {"Ctrl+C / X", "copy / cut as RLE"},
+        {"V, Ctrl+V", "paste (a click places it)"},
+        {"Shift+M / L", "paste mode / location"},
+        {"X / Y", "flip left-right / top-bottom"},
+        {"> / <", "rotate clockwise / anti"},
         {"L, G", "cell grid"},
         {"W", "work-group tiles and halo"},
-        {"B / Shift+B", "dark / light theme; colour by age"},
+        {"B / Shift+B", "theme / colour by age"},
         {"P", "screenshot (PNG)"},
-        {"Ctrl+S", "save the board as RLE"},
+        {"Ctrl+S", "save as RLE"},
         {"H, ?, F1", "this help"},
-        {"Esc", "cancel paste / stop; else quit"},
+        {"Esc", "cancel / stop; else quit"},
         {"Q, Ctrl+Q", "quit"},
     };
     return k;
@@ -114,7 +115,8 @@ Viewer::Viewer(Engine& engine, const Options& o, int width, int height)
     tiles_ = o.tiles;
     grid_ = o.grid;
     ages_ = o.ages;
-    start_ = snapshot();
+    // The starting pattern, for reset: kept when it fits the undo budget.
+    if (engine.population() * static_cast<std::int64_t>(sizeof(Cell)) <= o.history_bytes) start_ = snapshot();
     device_ = engine.describe().device;
     const Box lb = live_bounds();
     if (o.zoom_log) {
@@ -689,19 +691,23 @@ void Viewer::restore(const Snapshot& s) {
 
 void Viewer::reset() {
     if (running_ || pending_ > 0) stop();
-    if (generation() == start_.generation && engine_.live_cells() == start_.live) {
+    if (!start_) {
+        show("cannot reset: the starting pattern is larger than the undo budget");
+        return;
+    }
+    if (generation() == start_->generation && engine_.live_cells() == start_->live) {
         show("already at the starting pattern");
         return;
     }
     Change c;
     c.what = "reset";
     c.before = snapshot();
-    restore(start_);
+    restore(*start_);
     // Undoing a reset goes back to the board before it: the entry's `before` is that board, and
     // its `after` (the start) is taken again when it is undone.
     age_.clear();
     push(std::move(c));
-    show("reset to generation " + std::to_string(start_.generation));
+    show("reset to generation " + std::to_string(start_->generation));
 }
 
 void Viewer::stroke_to(Cell c) {
@@ -917,9 +923,11 @@ void Viewer::transform(int kind) {
     begin_edit();
     const Box both = unite(s, t);
     const std::vector<Cell> old = live_in(both);
+    // The selection's cells move; cells the turned rectangle covers outside the selection stay
+    // (merged), so nothing unselected is destroyed.
     std::vector<Cell> next;
     for (const Cell& c : old)
-        if (!s.contains(c) && !t.contains(c)) next.push_back(c);
+        if (!s.contains(c)) next.push_back(c);
     for (const Cell& c : old)
         if (s.contains(c)) {
             const Cell m = map(Cell{c.x - s.x, c.y - s.y}, s.width, s.height);

@@ -194,7 +194,7 @@ private:
     std::deque<Change> undo_;
     std::vector<Change> redo_;
     std::int64_t history_bytes_ = 0;
-    Snapshot start_;
+    std::optional<Snapshot> start_;
     std::mt19937_64 rng_{20240601};
 
     // Looks.

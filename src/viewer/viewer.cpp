@@ -137,22 +137,29 @@ void Window::draw_help() {
         aw = std::max(aw, text_width(a));
     }
     const int col_w = kw + 16 + aw + 24;
-    const int avail_w = std::max(1, w_ - 40), avail_h = std::max(skip, viewer_->height() - 40 - skip);
+    const int avail_w = std::max(1, w_ - 40), avail_h = std::max(skip, viewer_->height() - 56 - skip);
     const int n = static_cast<int>(keys.size());
     // As few columns as the height allows (easier to read), as many as the width takes.
     const int max_cols = std::clamp(avail_w / col_w, 1, n);
     int cols = 1;
     while (cols < max_cols && ((n + cols - 1) / cols) * skip > avail_h) ++cols;
     const int rows = (n + cols - 1) / cols;
+    const int fit_rows = std::max(1, std::min(rows, avail_h / skip));
     const image::Colors& c = viewer_->colors();
     SDL_SetRenderDrawBlendMode(renderer_, SDL_BLENDMODE_BLEND);
     SDL_SetRenderDrawColor(renderer_, c.panel.r, c.panel.g, c.panel.b, 225);
-    SDL_Rect box{20, 20, std::min(w_ - 40, cols * col_w + 16), std::min(viewer_->height() - 40, (rows + 1) * skip + 16)};
+    SDL_Rect box{20, 20, std::min(w_ - 40, cols * col_w + 16), (fit_rows + 1) * skip + 20};
     SDL_RenderFillRect(renderer_, &box);
-    text("tilelife view - Golly's keys (docs/viewer.md)", 32, 28, c.text);
+    text("tilelife view: Golly's keys (all in docs/viewer.md)", 32, 28, c.text);
     for (int i = 0; i < n; ++i) {
-        const int x = 32 + (i / rows) * col_w, y = 28 + (1 + i % rows) * skip;
-        if (y + skip > 20 + box.h) continue;
+        const int col = i / rows, row = i % rows;
+        if (row >= fit_rows) continue;
+        const int x = 32 + col * col_w, y = 28 + (1 + row) * skip;
+        // A window too small for every key says where the rest are.
+        if (row == fit_rows - 1 && rows > fit_rows && col == cols - 1) {
+            text("... (window too small: see docs/viewer.md)", x, y, c.text);
+            continue;
+        }
         text(keys[i].first, x, y, c.tile);
         text(keys[i].second, x + kw + 16, y, c.text);
     }

@@ -450,6 +450,20 @@ TEST_F(Events, ResetRestoresTheStartAndCanBeUndone) {
     EXPECT_EQ(cells(), start_);
 }
 
+// The starting pattern is kept for reset only within the undo budget (a huge soup is not copied).
+TEST_F(Events, ResetNeedsTheStartWithinTheBudget) {
+    Options o;
+    o.history_bytes = 64;  // 4 cells; the shape has 8
+    open(kShape, {64, 48, Topology::torus, Rule::life()}, o);
+    key(SDLK_SPACE);
+    frames(1);
+    const auto after = cells();
+    type('r');
+    EXPECT_EQ(v().generation(), 1);
+    EXPECT_EQ(cells(), after);
+    EXPECT_NE(v().message().find("cannot reset"), std::string::npos) << v().message();
+}
+
 TEST_F(Events, DrawEraseAndTheirUndo) {
     open();
     // A click on a dead cell draws it; a drag draws a line.
@@ -848,6 +862,18 @@ TEST_F(Events, FlipAndRotateTheSelection) {
     type('z');
     EXPECT_EQ(*v().selection(), (Box{29, 20, 5, 1}));
     EXPECT_EQ(cells(), start_);
+    // Cells the turned rectangle covers outside the selection are kept, not cleared.
+    engine_->set_cell(31, 17, true);  // just above the turned rectangle (31, 18, 1, 5), and one in it
+    engine_->set_cell(31, 22, true);
+    drag(Cell{29, 20}, Cell{33, 20}, SDL_BUTTON_LEFT, KMOD_LCTRL);
+    type('>');
+    EXPECT_TRUE(engine_->get_cell(31, 22));
+    EXPECT_TRUE(engine_->get_cell(31, 17));
+    EXPECT_TRUE(engine_->get_cell(31, 19));
+    type('z');
+    EXPECT_TRUE(engine_->get_cell(31, 22));
+    EXPECT_TRUE(engine_->get_cell(30, 20));
+    EXPECT_FALSE(engine_->get_cell(31, 19));
     // Off the board: refused.
     drag(Cell{0, 47}, Cell{5, 47}, SDL_BUTTON_LEFT, KMOD_LCTRL);
     const std::size_t depth = v().undo_depth();
@@ -925,6 +951,31 @@ TEST_F(Events, QuitKeys) {
     e.type = SDL_QUIT;
     send(e);
     EXPECT_TRUE(v().quit());
+}
+
+TEST_F(Events, EscapeCancelsASelectionDrag) {
+    open();
+    key(SDLK_F4);
+    move(Cell{5, 5});
+    button(SDL_MOUSEBUTTONDOWN, Cell{5, 5}, SDL_BUTTON_LEFT);
+    move(Cell{9, 9});
+    ASSERT_TRUE(v().selection());
+    key(SDLK_ESCAPE);
+    EXPECT_FALSE(v().selection());
+    EXPECT_FALSE(v().quit());
+    move(Cell{12, 12});  // the drag is over: moving selects nothing
+    button(SDL_MOUSEBUTTONUP, Cell{12, 12}, SDL_BUTTON_LEFT);
+    EXPECT_FALSE(v().selection());
+}
+
+TEST_F(Events, ResizeKeepsTheCentre) {
+    open();
+    const Cell c = v().camera().cell_at(320, 240);
+    v().resize(1000, 700);
+    EXPECT_EQ(v().camera().cell_at(500, 350), c);
+    v().resize(200, 100);
+    EXPECT_EQ(v().camera().cell_at(100, 50), c);
+    EXPECT_EQ(v().width(), 200);
 }
 
 TEST_F(Events, StatusShowsTheCursorAndSelection) {
