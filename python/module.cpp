@@ -431,11 +431,11 @@ struct Board {
     }
 
     bool get_cell(std::int64_t x, std::int64_t y) {
-        check_inside(Box{x, y, 1, 1}, "cell");
+        check_cells({Cell{x, y}});
         return locked([&] { return engine->get_cell(x, y); });
     }
     void set_cell(std::int64_t x, std::int64_t y, bool alive) {
-        check_inside(Box{x, y, 1, 1}, "cell");
+        check_cells({Cell{x, y}});
         locked([&] { engine->set_cell(x, y, alive); });
     }
 
