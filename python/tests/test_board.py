@@ -111,14 +111,21 @@ def test_region_round_trip(engine):
     assert np.array_equal(b.region(0, 0, 37, 23), grid)
 
 
-def test_region_values_and_bounds():
-    b = tilelife.Board(topology="plane", size=(8, 6))
-    # Any nonzero value is alive; the engine is given 0/1 bytes.
+@pytest.mark.parametrize("engine", engine_names())
+def test_region_values_and_bounds(engine):
+    b = tilelife.Board(topology="plane", size=(8, 6), engine=engine)
+    # Any nonzero value is alive, on every engine (the module hands engines 0/1 bytes).
     b.set_region(0, 0, np.array([[0, 2, 255], [7, 0, 1]], dtype=np.uint8))
     assert b.region(0, 0, 3, 2).tolist() == [[0, 1, 1], [1, 0, 1]]
     b.set_region(3, 3, np.array([[5, 0], [0, -3]], dtype=np.int32))
     assert b.region(3, 3, 2, 2).tolist() == [[1, 0], [0, 1]]
     assert b.population == 6
+    same = tilelife.Board(topology="plane", size=(8, 6), engine=engine)
+    same.set_cells([[1, 0], [2, 0], [0, 1], [2, 1], [3, 3], [4, 4]])
+    b.step(1)
+    same.step(1)
+    assert np.array_equal(b.region(0, 0, 8, 6), same.region(0, 0, 8, 6))
+    b = tilelife.Board(topology="plane", size=(8, 6), engine=engine)
     with pytest.raises(tilelife.InputError, match=r"the region \(6, 0, 3, 1\) is not inside the 8x6 plane board"):
         b.region(6, 0, 3, 1)
     with pytest.raises(tilelife.InputError, match="not inside"):
