@@ -75,7 +75,9 @@ configure_file(${CMAKE_CURRENT_LIST_DIR}/tilelife.pc.in ${PROJECT_BINARY_DIR}/pa
 install(FILES ${PROJECT_BINARY_DIR}/package/tilelife.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 
 # tests/install: installs this build into a temporary prefix and builds programs against it.
-if(TILELIFE_TESTS)
+# Not in sanitizer builds: programs linked against an instrumented libtilelife.so need the
+# sanitizer runtimes loaded first, which a plain consumer build does not arrange.
+if(TILELIFE_TESTS AND NOT CMAKE_CXX_FLAGS MATCHES "-fsanitize=")
   enable_testing()
   add_subdirectory(${PROJECT_SOURCE_DIR}/tests/install ${PROJECT_BINARY_DIR}/tests/install)
 endif()
