@@ -187,9 +187,11 @@ EngineOptions options_for(const Settings& s, const std::string& engine) {
 // Ctrl+C while stepping.
 
 std::atomic<std::atomic<bool>*> g_sigint_target{nullptr};
+std::atomic<unsigned> g_sigints{0};  // SIGINTs seen by the forwarding handler
 struct sigaction g_previous_sigint;  // written only while no forwarding handler is installed
 
 extern "C" void forward_sigint(int sig, siginfo_t* info, void* context) {
+    g_sigints.fetch_add(1);
     if (std::atomic<bool>* flag = g_sigint_target.load()) flag->store(true);
     if (g_previous_sigint.sa_flags & SA_SIGINFO) {
         g_previous_sigint.sa_sigaction(sig, info, context);
@@ -215,9 +217,13 @@ public:
         mine.sa_sigaction = forward_sigint;
         mine.sa_mask = current.sa_mask;
         mine.sa_flags = (current.sa_flags & ~SA_RESETHAND) | SA_SIGINFO;
+        seen_ = g_sigints.load();
         active_ = sigaction(SIGINT, &mine, nullptr) == 0;
         if (!active_) g_sigint_target.store(nullptr);
     }
+    // Whether a SIGINT came since installation (it may have come while the board was busy in
+    // another thread, and the flag been cleared since).
+    bool signalled() const { return active_ && g_sigints.load() != seen_; }
     ~SigintForwarding() {
         if (!active_) return;
         sigaction(SIGINT, &g_previous_sigint, nullptr);
@@ -229,6 +235,7 @@ public:
 
 private:
     bool active_ = false;
+    unsigned seen_ = 0;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -283,6 +290,7 @@ struct Board {
     Cell golly_offset;                 // engine coordinate + offset = Golly's coordinate
     std::string name;                  // for .cells output
     std::mutex mutex;                  // one call into the engine at a time (the GIL is released in them)
+    std::int64_t chunk = 1;            // generations per engine call while Ctrl+C is watched (step())
 
     ~Board() { engine.reset(); }  // before the interrupt flag it points to
 
@@ -337,18 +345,24 @@ struct Board {
             locked_nogil([&] {
                 interrupt->store(false);
                 const std::int64_t g0 = engine->generation();
-                if (!forwarding.active()) {  // nothing can interrupt: one call
+                if (forwarding.signalled()) {  // while waiting for the board
+                } else if (!forwarding.active()) {  // nothing can interrupt: one call
                     engine->step(left);
                 } else {
-                    // Chunks grow while they take under 50 ms, so a chunk rarely runs much longer than
-                    // that and the calls cost nothing measurable.
-                    std::int64_t chunk = 1, done = 0;
+                    // Chunks of about 25-100 ms: the interrupt is seen soon, and the calls add
+                    // nothing measurable (a call can cost milliseconds: a multi-threaded engine wakes
+                    // its threads). The size is learnt once per board, so repeated small steps are
+                    // one call each.
+                    std::int64_t done = 0;
                     while (done < left && !interrupt->load()) {
                         const std::int64_t k = std::min(chunk, left - done);
                         const auto t0 = Clock::now();
                         engine->step(k);
                         done = engine->generation() - g0;  // an engine that polls the flag may stop early
-                        if (Clock::now() - t0 < std::chrono::milliseconds(50)) chunk = std::min(chunk * 2, std::int64_t{1} << 40);
+                        const auto took = Clock::now() - t0;
+                        if (k == chunk && took < std::chrono::milliseconds(25))
+                            chunk = std::min(chunk * (took < std::chrono::milliseconds(3) ? 8 : 2), std::int64_t{1} << 40);
+                        if (took > std::chrono::milliseconds(100) && chunk > 1) chunk /= 2;
                     }
                 }
                 left -= engine->generation() - g0;
