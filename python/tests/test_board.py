@@ -196,6 +196,35 @@ def test_describe_is_a_dict():
     assert u["name"] == "cpu:reference" and "board" in u["properties"]
 
 
+@pytest.mark.parametrize("engine", engine_names())
+def test_every_engine_describes_itself(engine):
+    b = tilelife.Board(topology="torus", size=(96, 64), engine=engine)
+    d = b.describe()
+    assert d["name"] == engine and d["backend"] == engine.split(":")[0]
+    assert set(d) == {"name", "backend", "device", "wg", "cells_per_item", "steps_per_launch", "threads", "tiles",
+                      "host_bytes", "device_bytes", "properties", "autotune"}
+    if d["backend"] == "opencl":
+        # A device engine names its device and work-group and says where its tiles lie.
+        assert d["device"] and d["device_bytes"] > 0 and d["wg"][0] > 0
+        assert d["tiles"]["width"] > 0 and d["tiles"]["text"]
+        ids = [dev["id"] for dev in tilelife.devices("opencl")]
+        assert d["device"].split()[0] in ids
+        for options in d["autotune"]:
+            assert set(options) == {"device", "wg", "threads", "steps_per_launch", "params"}
+
+
+def test_hyphenated_parameters_as_keywords():
+    named = [(e["name"], p) for e in tilelife.engines() for p in e["parameters"] if "-" in p["name"] and p["choices"]]
+    if not named:
+        pytest.skip("no engine of this build declares a hyphenated parameter")
+    engine, p = named[0]
+    keyword = p["name"].replace("-", "_")
+    b = tilelife.Board(topology="torus", size=(64, 64), engine=engine, **{keyword: p["choices"][-1]})
+    assert b.describe()["properties"].get(p["name"], p["choices"][-1]) == p["choices"][-1]
+    with pytest.raises(tilelife.InputError, match=f"parameter {p['name']}='nonesuch' is not one of"):
+        tilelife.Board(topology="torus", size=(64, 64), engine=engine, **{keyword: "nonesuch"})
+
+
 def test_engine_parameters_as_keywords():
     on = tilelife.Board(topology="torus", size=(64, 64), activity="on")
     off = tilelife.Board(topology="torus", size=(64, 64), params={"activity": "off"})
