@@ -9,7 +9,8 @@ DEB_PACKAGES := cmake ninja-build g++ make pkg-config ca-certificates \
   libcli11-dev nlohmann-json3-dev zlib1g-dev libgtest-dev libbenchmark-dev \
   ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers pocl-opencl-icd clinfo oclgrind \
   golly libopenmpi-dev openmpi-bin \
-  libpng-dev libgif-dev libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core xvfb xauth
+  libpng-dev libgif-dev libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core xvfb xauth \
+  python3-dev pybind11-dev python3-pybind11 python3-numpy python3-pytest python3-pip python3-setuptools python3-wheel
 
 .PHONY: deps configure build demo test clean fuzz fuzz-deps test-asan
 
