@@ -28,8 +28,10 @@ def run_cli(*args, check=True):
     return p
 
 
-def engine_names():
-    return [e["name"] for e in tilelife.engines()]
+def engine_names(bounded=False):
+    """Every registered engine's name; bounded=True: only those that run a torus or a bounded plane
+    (not the engines of the unbounded plane alone, cpu:hashlife and cpu:auto)."""
+    return [e["name"] for e in tilelife.engines() if e["bounded"] or not bounded]
 
 
 def random_cells(rng, width, height, density=0.4):

@@ -156,7 +156,7 @@ TEST_F(Cli, OutputProblemsAreFoundBeforeTheRun) {
         {"--gif nodir/x.gif", 1, "nodir"},
         {"--checkpoint nodir/x.rle", 1, "nodir"},
         {"--checkpoint a-directory", 2, "is a directory"},
-        {"-o x.mc", 2, "macrocell (.mc) output is not available"},
+        {"-o x.lif", 2, "unsupported extension '.lif'"},
         {"-o - ", 2, "standard output"},
     };
     for (const Case& c : cases) {
@@ -289,9 +289,9 @@ TEST_F(Cli, GenerationCountsTakeExponentsAndPowers) {
     }
     // The largest count parses (this run is then refused for its output format, before it starts);
     // from generation 1 the run could not end.
-    const CommandResult largest = tl("run " + glider + " --gens 9223372036854775807 -o x.mc");
+    const CommandResult largest = tl("run " + glider + " --gens 9223372036854775807 -o x.lif");
     EXPECT_EQ(largest.exit_code, 2) << largest.err;
-    EXPECT_NE(largest.err.find("macrocell"), std::string::npos) << largest.err;
+    EXPECT_NE(largest.err.find("'.lif'"), std::string::npos) << largest.err;
     write("g1.rle", "#CXRLE Gen=1\nx = 1, y = 1\no!\n");
     const CommandResult beyond = tl("run g1.rle --gens 9223372036854775807");
     EXPECT_EQ(beyond.exit_code, 2) << beyond.err;
@@ -347,7 +347,7 @@ TEST_F(Cli, ReportNamesTheEngineAndWhatItChose) {
     ASSERT_EQ(r.exit_code, 0) << r.err;
     register_builtin_engines();
     const EngineDescription d = create_engine(default_engine("cpu", Topology::unbounded),
-                                              test::spec_of(8, 8, Topology::torus))->describe();
+                                              test::spec_of(0, 0, Topology::unbounded))->describe();
     const std::string line = key_values(r.out)["engine"];
     EXPECT_EQ(line.rfind(d.name, 0), 0u) << line;
     for (const auto& [key, value] : d.properties)
