@@ -123,11 +123,26 @@ Result run_one(const std::string& engine, const BoardSpec& spec, const EngineOpt
         return r;
     }
 #endif
+    // Other engines through the generic interface: device engines (sycl:*) describe their device and
+    // work-group and time steps by the device's clock; the others run step() and are timed here.
+    const EngineDescription d = e->describe();
+    if (!d.device.empty()) {
+        r.wg = std::to_string(d.wg_width) + "x" + std::to_string(d.wg_height);
+        r.cells_per_item = d.cells_per_item;
+        r.device = d.device;
+    }
     const auto t1 = std::chrono::steady_clock::now();
-    e->step(gens);
+    const auto timed = e->step_timed(gens);
+    r.wall_seconds = seconds_since(t1);
+    if (timed) {
+        r.timing = "profiling events";
+        r.seconds = timed->kernel_seconds;
+        r.span_seconds = timed->span_seconds;
+    } else {
+        r.seconds = r.wall_seconds;
+        r.timing = "wall clock";
+    }
     r.population = e->population();  // CPU engines are done when step() returns; this is outside the timing
-    r.seconds = r.wall_seconds = seconds_since(t1);
-    r.timing = "wall clock";
     return r;
 }
 
@@ -229,7 +244,9 @@ void add_bench(CLI::App& app, int& exit_code) {
         if (o->seed_setup) {
             o->size = "160x160";
             o->gens = 500;
-            if (o->choice.kernel.empty()) o->choice.kernel = "naive,local,local-strided";
+            if (o->choice.kernel.empty())
+                o->choice.kernel = o->choice.backend == "sycl" ? "hierarchical,halo-tile,halo-tile-strided"
+                                                               : "naive,local,local-strided";
             if (o->choice.backend == "cpu" && o->choice.kernel.find(':') == std::string::npos) o->choice.backend = "opencl";
         }
         const auto [w, h] = parse_size(o->size, "--size");
@@ -253,12 +270,14 @@ void add_bench(CLI::App& app, int& exit_code) {
             // The seed's GROUPSIZE 16: 16x16 work-items, and for the halo tile a 16x16 tile (18x18 items).
             if (o->seed_setup && o->choice.wg.empty()) {
                 if (engine == "opencl:naive") eo.wg_width = eo.wg_height = 16;
-                if (engine == "opencl:local") eo.wg_width = eo.wg_height = 18;
+                if (engine == "opencl:local" || engine == "sycl:halo-tile") eo.wg_width = eo.wg_height = 18;
+                if (engine == "sycl:hierarchical") eo.wg_width = eo.wg_height = 16;  // the tutorial's own kernel
             }
             results.push_back(run_guarded(engine, spec, eo, board, o->warmup, o->gens));
             // Some devices cap this kernel below 18x18 = 324 work-items (NVIDIA's OpenCL reports 256 on
             // the H100): the seed's GROUPSIZE 16 then means a 16x16 group, a 14x14 tile.
-            if (o->seed_setup && o->choice.wg.empty() && engine == "opencl:local" && !results.back().error.empty()) {
+            if (o->seed_setup && o->choice.wg.empty() && (engine == "opencl:local" || engine == "sycl:halo-tile") &&
+                !results.back().error.empty()) {
                 eo.wg_width = eo.wg_height = 16;
                 results.back() = run_guarded(engine, spec, eo, board, o->warmup, o->gens);
             }
@@ -361,7 +380,10 @@ void add_bench(CLI::App& app, int& exit_code) {
                 js << ",\"seed_setup\":{\"published_local_us\":" << kSeedLocalMicros
                    << ",\"published_no_local_us\":" << kSeedNoLocalMicros;
                 for (auto [key, engine] : {std::pair{"no_local", "opencl:naive"}, std::pair{"local", "opencl:local"},
-                                           std::pair{"local_strided", "opencl:local-strided"}})
+                                           std::pair{"local_strided", "opencl:local-strided"},
+                                           std::pair{"sycl_hierarchical", "sycl:hierarchical"},
+                                           std::pair{"sycl_halo_tile", "sycl:halo-tile"},
+                                           std::pair{"sycl_halo_tile_strided", "sycl:halo-tile-strided"}})
                     if (const Result* r = seed_micros(engine))
                         js << ",\"" << key << "_kernel_us\":" << fixed(r->seconds * 1e6, 1) << ",\"" << key
                            << "_wall_us\":" << fixed(r->wall_seconds * 1e6, 1);
@@ -376,11 +398,11 @@ void add_bench(CLI::App& app, int& exit_code) {
                         static_cast<long long>(o->warmup), static_cast<long long>(o->gens));
             for (const Result& r : results)
                 if (!r.device.empty()) {
-                    std::printf("OpenCL device %s\n", r.device.c_str());
+                    std::printf("device %s\n", r.device.c_str());
                     break;
                 }
-            std::printf("timing: OpenCL = sum of kernel durations from profiling events (no transfers); CPU = wall "
-                        "clock of step()\n%s\n\n",
+            std::printf("timing: OpenCL and SYCL = sum of kernel durations from profiling events (no transfers); CPU = "
+                        "wall clock of step()\n%s\n\n",
                         kBytesNote);
             print_table(results, "ratio");
             if (o->autotune)
@@ -417,7 +439,10 @@ void add_bench(CLI::App& app, int& exit_code) {
                 for (auto [label, engine, published] :
                      {std::tuple{"no local (naive)", "opencl:naive", kSeedNoLocalMicros},
                       std::tuple{"local (halo tile)", "opencl:local", kSeedLocalMicros},
-                      std::tuple{"local-strided", "opencl:local-strided", 0.0}}) {
+                      std::tuple{"local-strided", "opencl:local-strided", 0.0},
+                      std::tuple{"sycl hierarchical", "sycl:hierarchical", 0.0},
+                      std::tuple{"sycl halo-tile", "sycl:halo-tile", 0.0},
+                      std::tuple{"sycl halo-tile-strided", "sycl:halo-tile-strided", 0.0}}) {
                     const Result* r = seed_micros(engine);
                     if (!r) continue;
                     std::printf("%-22s %14.1f %14.1f %18s\n", label, r->seconds * 1e6, r->wall_seconds * 1e6,

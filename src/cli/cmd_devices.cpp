@@ -1,7 +1,10 @@
-// tilelife devices: the OpenCL platforms and devices, with what the kernels can use on each.
+// tilelife devices: the OpenCL platforms and devices, with what the kernels can use on each, then the
+// devices of every other backend that registered a lister (register_backend: sycl).
 #include <cstdio>
 #include <iostream>
 #include <sstream>
+#include <variant>
+#include <vector>
 
 #include "cli/commands.hpp"
 #include "tilelife/error.hpp"
@@ -10,12 +13,83 @@
 #endif
 
 namespace tilelife::cli {
+namespace {
+
+std::string value_text(const DescriptionValue& v) {
+    if (const auto* b = std::get_if<bool>(&v)) return *b ? "yes" : "no";
+    if (const auto* i = std::get_if<std::int64_t>(&v)) return std::to_string(*i);
+    if (const auto* d = std::get_if<double>(&v)) return std::to_string(*d);
+    return std::get<std::string>(v);
+}
+
+std::string value_json(const DescriptionValue& v) {
+    if (const auto* b = std::get_if<bool>(&v)) return *b ? "true" : "false";
+    if (std::holds_alternative<std::string>(v)) return json_string(std::get<std::string>(v));
+    return value_text(v);
+}
+
+// The devices of a registered backend other than OpenCL (whose listing below predates the registry).
+void list_backend(const BackendInfo& b, bool json, std::ostringstream& js) {
+    const auto devices = b.devices();
+    if (json) {
+        js << json_string(b.name) << ":[";
+        for (std::size_t i = 0; i < devices.size(); ++i) {
+            const DeviceInfo& d = devices[i];
+            js << (i ? "," : "") << "{\"id\":" << json_string(d.id) << ",\"name\":" << json_string(d.name)
+               << ",\"type\":" << json_string(d.type);
+            for (const auto& [key, value] : d.properties) js << "," << json_string(key) << ":" << value_json(value);
+            js << "}";
+        }
+        js << "]";
+        return;
+    }
+    std::printf("backend %s: %s\n", b.name.c_str(), b.description.c_str());
+    for (const DeviceInfo& d : devices) {
+        bool chosen = false;
+        for (const auto& [key, value] : d.properties)
+            if (key == "default" && std::holds_alternative<bool>(value)) chosen = std::get<bool>(value);
+        std::printf("  device %s%s: %s (%s)\n", d.id.c_str(), chosen ? " [default]" : "", d.name.c_str(), d.type.c_str());
+        std::string line;
+        for (const auto& [key, value] : d.properties)
+            if (key != "default") line += (line.empty() ? "" : ", ") + key + " " + value_text(value);
+        std::printf("    %s\n", line.c_str());
+    }
+}
+
+}  // namespace
 
 void add_devices(CLI::App& app, int& exit_code) {
     auto json = std::make_shared<bool>(false);
-    CLI::App* cmd = app.add_subcommand("devices", "list OpenCL platforms and devices (for --backend opencl --device)");
+    auto backend = std::make_shared<std::string>();
+    CLI::App* cmd = app.add_subcommand("devices", "list OpenCL platforms and devices, and those of other device backends "
+                                                  "(for --backend B --device)");
     cmd->add_flag("--json", *json, "print one JSON object");
-    cmd->callback([json, &exit_code] {
+    cmd->add_option("--backend", *backend, "list only this backend's devices (opencl, sycl)");
+    cmd->callback([json, backend, &exit_code] {
+        std::vector<BackendInfo> others;
+        for (const BackendInfo& b : registered_backends())
+            if (b.name != "opencl" && (backend->empty() || *backend == b.name)) others.push_back(b);
+        if (!backend->empty() && *backend != "opencl" && others.empty())
+            throw InputError("--backend '" + *backend + "' has no device listing in this build");
+        if (*backend != "opencl" && !others.empty()) {
+#ifdef TILELIFE_HAVE_OPENCL
+            const bool with_opencl = backend->empty();
+#else
+            const bool with_opencl = false;
+#endif
+            if (!with_opencl) {
+                std::ostringstream js;
+                js << "{";
+                for (std::size_t i = 0; i < others.size(); ++i) {
+                    if (*json && i) js << ",";
+                    list_backend(others[i], *json, js);
+                }
+                js << "}";
+                if (*json) std::cout << js.str() << "\n";
+                exit_code = 0;
+                return;
+            }
+        }
 #ifndef TILELIFE_HAVE_OPENCL
         (void)json;
         (void)exit_code;
@@ -50,7 +124,12 @@ void add_devices(CLI::App& app, int& exit_code) {
                    << ",\"sub_groups\":" << (d.sub_groups ? "true" : "false")
                    << ",\"population_reduction\":" << json_string(reduction(d)) << "}";
             }
-            js << "]}";
+            js << "]";
+            for (const BackendInfo& b : others) {
+                js << ",";
+                list_backend(b, true, js);
+            }
+            js << "}";
             std::cout << js.str() << "\n";
         } else {
             int platform = -1;
@@ -70,6 +149,8 @@ void add_devices(CLI::App& app, int& exit_code) {
                 std::printf("    work_group_reduce_add: %s, sub-groups: %s; population by %s\n",
                             d.work_group_collectives ? "yes" : "no", d.sub_groups ? "yes" : "no", reduction(d));
             }
+            std::ostringstream unused;
+            for (const BackendInfo& b : others) list_backend(b, false, unused);
         }
         exit_code = 0;
 #endif
