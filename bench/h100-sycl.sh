@@ -94,6 +94,10 @@ if want bytes; then
   summarise bytes-opencl
   run bytes-sycl "$TS" bench --backend sycl --kernel hierarchical,halo-tile,halo-tile-strided --size $B16 --gens 200 --warmup 5 --json
   summarise bytes-sycl
+  for r in 8 32; do
+    run strided-sycl-r$r "$TB" sycl:halo-tile-strided --size $B16 --gens 200 --warmup 5 --param rows=$r
+    summarise strided-sycl-r$r
+  done
   log "the same 16x16 tile three ways: hierarchical (16x16 group), nd_range halo tile (18x18 group), OpenCL halo tile"
   run tile16-sycl-hier "$TS" bench --backend sycl --kernel hierarchical --wg 16x16 --size $B16 --gens 200 --warmup 5 --json
   summarise tile16-sycl-hier
@@ -138,10 +142,12 @@ if want bitpacked; then
   summarise bp-sycl
   run bp-sycl-local "$TB" sycl:bitpacked --size $B64 --gens 256 --warmup 16 --param neighbours=local-memory
   summarise bp-sycl-local
-  for k in 8 16; do
+  for k in 8 16 24; do
     run bp-sycl-k$k "$TB" sycl:bitpacked --size $B64 --gens 256 --warmup 16 --steps-per-launch $k
     summarise bp-sycl-k$k
   done
+  run bp-sycl-local-k16 "$TB" sycl:bitpacked --size $B64 --gens 256 --warmup 16 --steps-per-launch 16 --param neighbours=local-memory
+  summarise bp-sycl-local-k16
   run bp-sycl-r16 "$TB" sycl:bitpacked --size $B64 --gens 256 --warmup 16 --wg 32x16 --param rows=16
   summarise bp-sycl-r16
   log "generic rule (run-time masks in SYCL, compile-time constants in OpenCL) and the plane, $B32"

@@ -29,6 +29,8 @@
 
 #include <cstdint>
 
+#include "sycl/byte_kernels.hpp"  // TILELIFE_INLINE
+
 namespace tilelife::sycl_backend {
 
 struct BitBoard {
@@ -45,17 +47,11 @@ struct BitpackedArgs {
     std::uint32_t birth = 0, survival = 0;
 };
 
-// v mod n for v near the board (one add or subtract), any v otherwise.
-inline std::int64_t wrap_near(std::int64_t v, std::int64_t n) {
-    if (v >= 0 && v < n) return v;
-    if (v < 0 && v >= -n) return v + n;
-    if (v >= n && v < 2 * n) return v - n;
-    v %= n;
-    return v < 0 ? v + n : v;
-}
+// v mod n: one add or subtract for v near the board, a few more on boards smaller than the tile.
+TILELIFE_INLINE inline std::int64_t wrap_near(std::int64_t v, std::int64_t n) { return wrap_index(v, n); }
 
 // 32 bits of a row starting at cell p (< width); bits past the row's last word are 0.
-inline std::uint32_t bits_from(const std::uint32_t* row, std::uint64_t p, std::uint64_t nwords) {
+TILELIFE_INLINE inline std::uint32_t bits_from(const std::uint32_t* row, std::uint64_t p, std::uint64_t nwords) {
     const std::uint64_t wi = p >> 5;
     const std::uint32_t sh = static_cast<std::uint32_t>(p & 31);
     std::uint32_t v = row[wi] >> sh;
@@ -66,7 +62,7 @@ inline std::uint32_t bits_from(const std::uint32_t* row, std::uint64_t p, std::u
 // Local word for unrolled word column j (cells 32j .. 32j+31) of unrolled row y: the board wrapped
 // around the tile on a torus (bit-exactly when the seam falls inside a word), 0 outside on a plane.
 template <bool Torus>
-inline std::uint32_t board_word(const std::uint32_t* src, const BitBoard& b, std::int64_t j, std::int64_t y) {
+TILELIFE_INLINE inline std::uint32_t board_word(const std::uint32_t* src, const BitBoard& b, std::int64_t j, std::int64_t y) {
     if constexpr (Torus) {
         const std::uint32_t* row = src + static_cast<std::uint64_t>(wrap_near(y, static_cast<std::int64_t>(b.height))) * b.pitch;
         if ((b.width & 31) == 0) return row[wrap_near(j, static_cast<std::int64_t>(b.nwords))];
@@ -89,7 +85,7 @@ inline std::uint32_t board_word(const std::uint32_t* src, const BitBoard& b, std
 
 // Horizontal 3-cell sums of a row as bit planes (lo, hi): one full adder over whole words, with the
 // west and east neighbours of every cell shifted in from the words left and right.
-inline void row_sum(std::uint32_t l, std::uint32_t c, std::uint32_t r, std::uint32_t& lo, std::uint32_t& hi) {
+TILELIFE_INLINE inline void row_sum(std::uint32_t l, std::uint32_t c, std::uint32_t r, std::uint32_t& lo, std::uint32_t& hi) {
     const std::uint32_t w = (c << 1) | (l >> 31), e = (c >> 1) | (r << 31);
     const std::uint32_t x = w ^ c;
     lo = x ^ e;
@@ -98,7 +94,7 @@ inline void row_sum(std::uint32_t l, std::uint32_t c, std::uint32_t r, std::uint
 
 // The next state from three rows' sums (a: above, b: own row, d: below) and the cell itself.
 template <bool Life>
-inline std::uint32_t next_state(std::uint32_t a0, std::uint32_t a1, std::uint32_t b0, std::uint32_t b1, std::uint32_t d0,
+TILELIFE_INLINE inline std::uint32_t next_state(std::uint32_t a0, std::uint32_t a1, std::uint32_t b0, std::uint32_t b1, std::uint32_t d0,
                                 std::uint32_t d1, std::uint32_t alive, std::uint32_t birth, std::uint32_t survival) {
     // Weight-1 planes: a full adder.
     const std::uint32_t x0 = a0 ^ b0;
@@ -139,15 +135,20 @@ sycl::event launch_bitpacked(sycl::queue& q, const std::uint32_t* src, std::uint
     const sycl::nd_range<2> range(sycl::range<2>(strips, static_cast<std::size_t>(tiles) * lw), sycl::range<2>(strips, lw));
     return q.submit([&](sycl::handler& h) {
         sycl::local_accessor<std::uint32_t, 1> local(sycl::range<1>(local_words), h);
-        h.parallel_for(range, [=](sycl::nd_item<2> it) {
-            const BitBoard& b = a.b;
-            const std::uint32_t LW = a.lw, TW = LW - 2, halo = a.halo;
+        h.parallel_for(range, [=](sycl::nd_item<2> it) TILELIFE_INLINE {
+            // Copies of the captures: AdaptiveCpp calls the kernel body with the closure behind a
+            // pointer, and a store through `out` could alias it, forcing reloads.
+            const BitpackedArgs args = a;
+            const std::uint32_t* const in = src;
+            std::uint32_t* const out = dst;
+            const BitBoard b = args.b;
+            const std::uint32_t LW = args.lw, TW = LW - 2, halo = args.halo;
             const std::uint32_t c = static_cast<std::uint32_t>(it.get_local_id(1));  // local word column
             const std::uint32_t s = static_cast<std::uint32_t>(it.get_local_id(0));  // strip
             const std::uint32_t r0 = s * ROWS;
-            const std::uint32_t LH = a.strips * ROWS;
+            const std::uint32_t LH = args.strips * ROWS;
             const std::uint64_t group = it.get_group(1);
-            const std::uint64_t gy = group / a.groups_x, gx = group - gy * a.groups_x;
+            const std::uint64_t gy = group / args.groups_x, gx = group - gy * args.groups_x;
             const std::int64_t first = static_cast<std::int64_t>(gx * TW);                             // tile's first word
             const std::int64_t ytop = static_cast<std::int64_t>(gy * (LH - 2 * halo)) - static_cast<std::int64_t>(halo);  // board row of local row 0
             const std::int64_t j = first - 1 + static_cast<std::int64_t>(c);                            // this column's unrolled word
@@ -157,12 +158,12 @@ sycl::event launch_bitpacked(sycl::queue& q, const std::uint32_t* src, std::uint
 
             std::uint32_t cur[ROWS];
             if (inside) {
-                const std::uint32_t* p = src + static_cast<std::uint64_t>(ytop + r0) * b.pitch + static_cast<std::uint64_t>(j);
+                const std::uint32_t* p = in + static_cast<std::uint64_t>(ytop + r0) * b.pitch + static_cast<std::uint64_t>(j);
 #pragma unroll
                 for (int r = 0; r < ROWS; ++r) cur[r] = p[static_cast<std::uint64_t>(r) * b.pitch];
             } else {
 #pragma unroll
-                for (int r = 0; r < ROWS; ++r) cur[r] = board_word<Torus>(src, b, j, ytop + r0 + r);
+                for (int r = 0; r < ROWS; ++r) cur[r] = board_word<Torus>(in, b, j, ytop + r0 + r);
             }
 
             // Plane tiles at the edge: which rows of the strip and which bits of the column are on the board.
@@ -184,7 +185,7 @@ sycl::event launch_bitpacked(sycl::queue& q, const std::uint32_t* src, std::uint
             // One generation of the strip in place in cur[], given the rows above and below it and how
             // to reach a word's left and right neighbours.
             auto advance = [&](std::uint32_t up_l, std::uint32_t up_c, std::uint32_t up_r, std::uint32_t dn_l,
-                               std::uint32_t dn_c, std::uint32_t dn_r, auto&& left, auto&& right) {
+                               std::uint32_t dn_c, std::uint32_t dn_r, auto&& left, auto&& right) TILELIFE_INLINE {
                 std::uint32_t p0, p1, q0, q1, n0, n1;
                 row_sum(up_l, up_c, up_r, p0, p1);
                 row_sum(left(0), cur[0], right(0), q0, q1);
@@ -192,7 +193,7 @@ sycl::event launch_bitpacked(sycl::queue& q, const std::uint32_t* src, std::uint
                 for (int r = 0; r < ROWS; ++r) {
                     if (r + 1 < ROWS) row_sum(left(r + 1), cur[r + 1], right(r + 1), n0, n1);
                     else row_sum(dn_l, dn_c, dn_r, n0, n1);
-                    std::uint32_t nx = next_state<Life>(p0, p1, q0, q1, n0, n1, cur[r], a.birth, a.survival);
+                    std::uint32_t nx = next_state<Life>(p0, p1, q0, q1, n0, n1, cur[r], args.birth, args.survival);
                     if (masked) nx &= ((rows_in >> r) & 1u) ? col_mask : 0u;
                     cur[r] = nx;
                     p0 = q0, p1 = q1, q0 = n0, q1 = n1;
@@ -207,21 +208,21 @@ sycl::event launch_bitpacked(sycl::queue& q, const std::uint32_t* src, std::uint
                 const sycl::sub_group sg = it.get_sub_group();
                 std::uint32_t* edges = &local[0];
                 // A row's neighbour words, taken when advance() asks: row r is still unchanged then.
-                auto left = [&](int r) {
+                auto left = [&](int r) TILELIFE_INLINE {
                     const std::uint32_t v = cur[r], l = sycl::shift_group_right(sg, v, 1);
                     return c == 0 ? v : l;
                 };
-                auto right = [&](int r) {
+                auto right = [&](int r) TILELIFE_INLINE {
                     const std::uint32_t v = cur[r], rr = sycl::shift_group_left(sg, v, 1);
                     return c == LW - 1 ? v : rr;
                 };
-                for (std::uint32_t g = 0; g < a.steps; ++g) {
-                    std::uint32_t* e = edges + (g & 1u) * 2 * a.strips * LW;
+                for (std::uint32_t g = 0; g < args.steps; ++g) {
+                    std::uint32_t* e = edges + (g & 1u) * 2 * args.strips * LW;
                     e[(2 * s) * LW + c] = cur[0];
                     e[(2 * s + 1) * LW + c] = cur[ROWS - 1];
                     sycl::group_barrier(it.get_group());
                     const std::uint32_t up = s == 0 ? cur[0] : e[(2 * s - 1) * LW + c];
-                    const std::uint32_t dn = s + 1 == a.strips ? cur[ROWS - 1] : e[(2 * s + 2) * LW + c];
+                    const std::uint32_t dn = s + 1 == args.strips ? cur[ROWS - 1] : e[(2 * s + 2) * LW + c];
                     const std::uint32_t ul = sycl::shift_group_right(sg, up, 1), ur = sycl::shift_group_left(sg, up, 1);
                     const std::uint32_t dl = sycl::shift_group_right(sg, dn, 1), dr = sycl::shift_group_left(sg, dn, 1);
                     advance(c == 0 ? up : ul, up, c == LW - 1 ? up : ur, c == 0 ? dn : dl, dn, c == LW - 1 ? dn : dr,
@@ -238,10 +239,11 @@ sycl::event launch_bitpacked(sycl::queue& q, const std::uint32_t* src, std::uint
                 const std::uint32_t cl = c == 0 ? 0 : c - 1, cr = c == LW - 1 ? c : c + 1;
                 const std::uint32_t up = (r0 == 0 ? 0 : r0 - 1) * LW;
                 const std::uint32_t dn = (r0 + ROWS == LH ? LH - 1 : r0 + ROWS) * LW;
-                for (std::uint32_t g = 0; g < a.steps; ++g) {
+                for (std::uint32_t g = 0; g < args.steps; ++g) {
                     advance(tile[up + cl], tile[up + c], tile[up + cr], tile[dn + cl], tile[dn + c], tile[dn + cr],
-                            [&](int r) { return tile[own + r * LW + cl]; }, [&](int r) { return tile[own + r * LW + cr]; });
-                    if (g + 1 == a.steps) break;  // the last generation goes straight to global memory
+                            [&](int r) TILELIFE_INLINE { return tile[own + r * LW + cl]; },
+                            [&](int r) TILELIFE_INLINE { return tile[own + r * LW + cr]; });
+                    if (g + 1 == args.steps) break;  // the last generation goes straight to global memory
                     sycl::group_barrier(it.get_group());
 #pragma unroll
                     for (int r = 0; r < ROWS; ++r) tile[own + r * LW + c] = cur[r];
@@ -258,7 +260,7 @@ sycl::event launch_bitpacked(sycl::queue& q, const std::uint32_t* src, std::uint
                     const std::uint32_t lr = r0 + r;
                     const std::int64_t y = ytop + lr;
                     if (lr >= halo && lr < LH - halo && y < static_cast<std::int64_t>(b.height))
-                        dst[static_cast<std::uint64_t>(y) * b.pitch + static_cast<std::uint64_t>(j)] = cur[r] & keep;
+                        out[static_cast<std::uint64_t>(y) * b.pitch + static_cast<std::uint64_t>(j)] = cur[r] & keep;
                 }
             }
         });
@@ -269,14 +271,14 @@ sycl::event launch_bitpacked(sycl::queue& q, const std::uint32_t* src, std::uint
 // board: `words` words per row from word column `first`, `rows` rows from row y0.
 inline sycl::event put_words(sycl::queue& q, const std::uint32_t* staging, std::uint64_t words, std::uint64_t rows,
                              std::uint32_t* board, std::uint64_t pitch, std::uint64_t first, std::uint64_t y0) {
-    return q.parallel_for(sycl::range<2>(rows, words), [=](sycl::id<2> i) {
+    return q.parallel_for(sycl::range<2>(rows, words), [=](sycl::id<2> i) TILELIFE_INLINE {
         board[(y0 + i[0]) * pitch + first + i[1]] = staging[i[0] * words + i[1]];
     });
 }
 
 inline sycl::event get_words(sycl::queue& q, const std::uint32_t* board, std::uint64_t pitch, std::uint64_t first,
                              std::uint64_t y0, std::uint64_t words, std::uint64_t rows, std::uint32_t* staging) {
-    return q.parallel_for(sycl::range<2>(rows, words), [=](sycl::id<2> i) {
+    return q.parallel_for(sycl::range<2>(rows, words), [=](sycl::id<2> i) TILELIFE_INLINE {
         staging[i[0] * words + i[1]] = board[(y0 + i[0]) * pitch + first + i[1]];
     });
 }

@@ -333,9 +333,18 @@ private:
             case Kind::halo_tile:
                 return torus ? launch_halo_tile<true>(q, cur_, next_, b, rule_bits_, shape_.x, shape_.y)
                              : launch_halo_tile<false>(q, cur_, next_, b, rule_bits_, shape_.x, shape_.y);
-            case Kind::strided:
-                return torus ? launch_halo_tile_strided<true>(q, cur_, next_, b, rule_bits_, shape_.x, shape_.y, rows_)
-                             : launch_halo_tile_strided<false>(q, cur_, next_, b, rule_bits_, shape_.x, shape_.y, rows_);
+            case Kind::strided: {
+                // Strips of 4, 8 and 16 rows are compiled with the row loop unrolled; others loop.
+                auto strided = [&]<bool T>() {
+                    switch (rows_) {
+                        case 4: return launch_halo_tile_strided<T, 4>(q, cur_, next_, b, rule_bits_, shape_.x, shape_.y, rows_);
+                        case 8: return launch_halo_tile_strided<T, 8>(q, cur_, next_, b, rule_bits_, shape_.x, shape_.y, rows_);
+                        case 16: return launch_halo_tile_strided<T, 16>(q, cur_, next_, b, rule_bits_, shape_.x, shape_.y, rows_);
+                        default: return launch_halo_tile_strided<T, 0>(q, cur_, next_, b, rule_bits_, shape_.x, shape_.y, rows_);
+                    }
+                };
+                return torus ? strided.template operator()<true>() : strided.template operator()<false>();
+            }
         }
         return {};
     }

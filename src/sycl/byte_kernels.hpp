@@ -8,6 +8,11 @@
 
 #include <cstdint>
 
+// Kernel bodies and the helpers they call are forced inline: AdaptiveCpp's CUDA path otherwise
+// calls a large kernel lambda as a function, with the lambda's captures and the work-item's arrays
+// in local (stack) memory (docs/sycl.md, "What the H100 showed").
+#define TILELIFE_INLINE __attribute__((always_inline))
+
 namespace tilelife::sycl_backend {
 
 // Board geometry as kernels see it. Indices are 64-bit: a 65536 x 65536 board has 2^32 cells.
@@ -20,25 +25,22 @@ inline std::uint32_t rule_bits(std::uint16_t birth, std::uint16_t survival) {
     return static_cast<std::uint32_t>(birth) | (static_cast<std::uint32_t>(survival) << 9);
 }
 
-inline std::uint8_t rule_next(std::uint32_t bits, std::uint32_t index) {
+TILELIFE_INLINE inline std::uint8_t rule_next(std::uint32_t bits, std::uint32_t index) {
     return static_cast<std::uint8_t>((bits >> index) & 1u);
 }
 
 // v mod n in [0, n). Halos lie at most one tile past the edge, so one add or subtract almost always
-// suffices; only tiles larger than a tiny torus need the (slow) 64-bit modulo.
-inline std::int64_t wrap_index(std::int64_t v, std::int64_t n) {
-    if (v < 0) v += n;
-    else if (v >= n) v -= n;
-    if (v < 0 || v >= n) {
-        v %= n;
-        if (v < 0) v += n;
-    }
+// suffices; only tiles larger than a tiny torus loop more. No division: a 64-bit modulo is a
+// subroutine call on GPUs, which keeps the whole kernel's state in local memory.
+TILELIFE_INLINE inline std::int64_t wrap_index(std::int64_t v, std::int64_t n) {
+    while (v < 0) v += n;
+    while (v >= n) v -= n;
     return v;
 }
 
 // The cell at (x, y), which may lie outside the board: wrapped on a torus, dead on a plane.
 template <bool Torus>
-inline std::uint8_t cell_at(const std::uint8_t* cells, std::int64_t x, std::int64_t y, const ByteBoard& b) {
+TILELIFE_INLINE inline std::uint8_t cell_at(const std::uint8_t* cells, std::int64_t x, std::int64_t y, const ByteBoard& b) {
     const auto w = static_cast<std::int64_t>(b.width), h = static_cast<std::int64_t>(b.height);
     if (x >= 0 && y >= 0 && x < w && y < h) return cells[static_cast<std::uint64_t>(y) * b.pitch + static_cast<std::uint64_t>(x)];
     if constexpr (Torus) {
@@ -67,11 +69,11 @@ sycl::event launch_hierarchical(sycl::queue& q, const std::uint8_t* src, std::ui
     const std::size_t groups_x = (b.width + GX - 1) / GX, groups_y = (b.height + GY - 1) / GY;
     return q.submit([&](sycl::handler& h) {
         h.parallel_for_work_group(
-            sycl::range<2>(groups_y, groups_x), sycl::range<2>(GY, GX), [=](sycl::group<2> g) {
+            sycl::range<2>(groups_y, groups_x), sycl::range<2>(GY, GX), [=](sycl::group<2> g) TILELIFE_INLINE {
                 // Work-group scope: one tile per group, in local memory. Not initialised here (work-group
                 // scope code may run on every work-item); the first parallel_for_work_item fills it.
                 std::uint8_t tile[GY + 2][GX + 2];
-                g.parallel_for_work_item([&](sycl::h_item<2> it) {
+                g.parallel_for_work_item([&](sycl::h_item<2> it) TILELIFE_INLINE {
                     const int lx = static_cast<int>(it.get_local_id(1)), ly = static_cast<int>(it.get_local_id(0));
                     const std::int64_t x = static_cast<std::int64_t>(g.get_group_id(1)) * GX + lx;
                     const std::int64_t y = static_cast<std::int64_t>(g.get_group_id(0)) * GY + ly;
@@ -90,7 +92,7 @@ sycl::event launch_hierarchical(sycl::queue& q, const std::uint8_t* src, std::ui
                     }
                 });
                 // (implicit work-group barrier)
-                g.parallel_for_work_item([&](sycl::h_item<2> it) {
+                g.parallel_for_work_item([&](sycl::h_item<2> it) TILELIFE_INLINE {
                     const int lx = static_cast<int>(it.get_local_id(1)) + 1, ly = static_cast<int>(it.get_local_id(0)) + 1;
                     const std::uint64_t x = g.get_group_id(1) * GX + static_cast<std::uint64_t>(lx - 1);
                     const std::uint64_t y = g.get_group_id(0) * GY + static_cast<std::uint64_t>(ly - 1);
@@ -117,20 +119,26 @@ sycl::event launch_halo_tile(sycl::queue& q, const std::uint8_t* src, std::uint8
     const sycl::range<2> local(static_cast<std::size_t>(gy), static_cast<std::size_t>(gx));
     return q.submit([&](sycl::handler& h) {
         sycl::local_accessor<std::uint8_t, 1> tile(sycl::range<1>(static_cast<std::size_t>(gx * gy)), h);
-        h.parallel_for(sycl::nd_range<2>(global, local), [=](sycl::nd_item<2> it) {
+        h.parallel_for(sycl::nd_range<2>(global, local), [=](sycl::nd_item<2> it) TILELIFE_INLINE {
+            // Copies of the captures: AdaptiveCpp may call the kernel body with the closure behind a
+            // pointer, and a store through `out` could alias it, forcing reloads.
+            const std::uint8_t* const in = src;
+            std::uint8_t* const out = dst;
+            const ByteBoard B = b;
+            const std::uint32_t rule_bits_ = rule;
             const int lx = static_cast<int>(it.get_local_id(1)), ly = static_cast<int>(it.get_local_id(0));
             const std::int64_t x = static_cast<std::int64_t>(it.get_group(1)) * (gx - 2) + lx - 1;
             const std::int64_t y = static_cast<std::int64_t>(it.get_group(0)) * (gy - 2) + ly - 1;
-            const bool inside = x >= 0 && y >= 0 && x < static_cast<std::int64_t>(b.width) &&
-                                y < static_cast<std::int64_t>(b.height);
-            tile[ly * gx + lx] = inside ? src[static_cast<std::uint64_t>(y) * b.pitch + static_cast<std::uint64_t>(x)]
-                                        : cell_at<Torus>(src, x, y, b);
+            const bool inside = x >= 0 && y >= 0 && x < static_cast<std::int64_t>(B.width) &&
+                                y < static_cast<std::int64_t>(B.height);
+            tile[ly * gx + lx] = inside ? in[static_cast<std::uint64_t>(y) * B.pitch + static_cast<std::uint64_t>(x)]
+                                        : cell_at<Torus>(in, x, y, B);
             sycl::group_barrier(it.get_group());
             if (lx == 0 || ly == 0 || lx == gx - 1 || ly == gy - 1 || !inside) return;
             const int at = ly * gx + lx;
             const std::uint32_t n = tile[at - gx - 1] + tile[at - gx] + tile[at - gx + 1] + tile[at - 1] +
                                     tile[at + 1] + tile[at + gx - 1] + tile[at + gx] + tile[at + gx + 1];
-            dst[static_cast<std::uint64_t>(y) * b.pitch + static_cast<std::uint64_t>(x)] = rule_next(rule, 9u * tile[at] + n);
+            out[static_cast<std::uint64_t>(y) * B.pitch + static_cast<std::uint64_t>(x)] = rule_next(rule_bits_, 9u * tile[at] + n);
         });
     });
 }
@@ -146,13 +154,13 @@ sycl::event launch_halo_tile(sycl::queue& q, const std::uint8_t* src, std::uint8
 // devices only; every SYCL device AdaptiveCpp drives is).
 
 // Per byte lane: left + self + right.
-inline std::uint32_t row_sum(std::uint32_t l, std::uint32_t c, std::uint32_t r) {
+TILELIFE_INLINE inline std::uint32_t row_sum(std::uint32_t l, std::uint32_t c, std::uint32_t r) {
     return c + ((c << 8) | (l >> 24)) + ((c >> 8) | (r << 24));
 }
 
 // Four cells starting at x (a multiple of 4, possibly outside the board), for tiles at the edge.
 template <bool Torus>
-inline std::uint32_t word_at(const std::uint8_t* src, std::int64_t x, std::int64_t y, const ByteBoard& b) {
+TILELIFE_INLINE inline std::uint32_t word_at(const std::uint8_t* src, std::int64_t x, std::int64_t y, const ByteBoard& b) {
     const auto w = static_cast<std::int64_t>(b.width), h = static_cast<std::int64_t>(b.height);
     if constexpr (Torus) {
         y = wrap_index(y, h);
@@ -167,7 +175,9 @@ inline std::uint32_t word_at(const std::uint8_t* src, std::int64_t x, std::int64
            static_cast<std::uint32_t>(cell_at<Torus>(src, x + 3, y, b)) << 24;
 }
 
-template <bool Torus>
+// ROWS: the strip length when it is one of the compiled ones (the row loop is then unrolled, as the
+// OpenCL kernel's is by its -DROWS), 0 for any other, taken from `rows`.
+template <bool Torus, int ROWS>
 sycl::event launch_halo_tile_strided(sycl::queue& q, const std::uint8_t* src, std::uint8_t* dst, ByteBoard b,
                                      std::uint32_t rule, int wx, int wy, int rows) {
     const std::uint64_t tile_w = 4ull * static_cast<std::uint64_t>(wx), tile_h = static_cast<std::uint64_t>(rows) * wy;
@@ -177,14 +187,20 @@ sycl::event launch_halo_tile_strided(sycl::queue& q, const std::uint8_t* src, st
     const std::uint32_t lw = static_cast<std::uint32_t>(wx) + 2, lh = static_cast<std::uint32_t>(tile_h) + 2;
     return q.submit([&](sycl::handler& h) {
         sycl::local_accessor<std::uint32_t, 1> tile(sycl::range<1>(static_cast<std::size_t>(lw) * lh), h);
-        h.parallel_for(sycl::nd_range<2>(global, local), [=](sycl::nd_item<2> it) {
+        h.parallel_for(sycl::nd_range<2>(global, local), [=](sycl::nd_item<2> it) TILELIFE_INLINE {
+            // Copies of the captures: AdaptiveCpp may call the kernel body with the closure behind a
+            // pointer, and a store through `out` could alias it, forcing reloads.
+            const std::uint8_t* const in = src;
+            std::uint8_t* const out = dst;
+            const ByteBoard B = b;
+            const std::uint32_t rule_bits_ = rule;
             const std::uint32_t lx = static_cast<std::uint32_t>(it.get_local_id(1));
             const std::uint32_t ly = static_cast<std::uint32_t>(it.get_local_id(0));
             const std::uint32_t group_size = static_cast<std::uint32_t>(wx * wy);
             const std::uint32_t lid = ly * static_cast<std::uint32_t>(wx) + lx;
             const std::int64_t x0 = static_cast<std::int64_t>(it.get_group(1) * tile_w);
             const std::int64_t y0 = static_cast<std::int64_t>(it.get_group(0) * tile_h);
-            const auto W = static_cast<std::int64_t>(b.width), H = static_cast<std::int64_t>(b.height);
+            const auto W = static_cast<std::int64_t>(B.width), H = static_cast<std::int64_t>(B.height);
             // Tile and halo inside the board: whole aligned words, no wrapping (same for the whole group).
             const bool interior = x0 >= 4 && y0 >= 1 && x0 + static_cast<std::int64_t>(tile_w) + 4 <= W &&
                                   y0 + static_cast<std::int64_t>(tile_h) + 1 <= H;
@@ -193,8 +209,8 @@ sycl::event launch_halo_tile_strided(sycl::queue& q, const std::uint8_t* src, st
             const std::uint32_t dj = group_size / lw, dc = group_size % lw;
             std::uint32_t j = lid / lw, c = lid % lw;
             if (interior) {
-                const auto* words = reinterpret_cast<const std::uint32_t*>(src);
-                const std::uint64_t wpitch = b.pitch / 4;
+                const auto* words = reinterpret_cast<const std::uint32_t*>(in);
+                const std::uint64_t wpitch = B.pitch / 4;
                 std::uint64_t row = static_cast<std::uint64_t>(y0 - 1 + j) * wpitch + static_cast<std::uint64_t>(x0 - 4) / 4;
                 for (std::uint32_t i = lid; i < lw * lh; i += group_size) {
                     tile[i] = words[row + c];
@@ -207,8 +223,8 @@ sycl::event launch_halo_tile_strided(sycl::queue& q, const std::uint8_t* src, st
                 }
             } else {
                 for (std::uint32_t i = lid; i < lw * lh; i += group_size) {
-                    tile[i] = word_at<Torus>(src, x0 - 4 + 4 * static_cast<std::int64_t>(c),
-                                             y0 - 1 + static_cast<std::int64_t>(j), b);
+                    tile[i] = word_at<Torus>(in, x0 - 4 + 4 * static_cast<std::int64_t>(c),
+                                             y0 - 1 + static_cast<std::int64_t>(j), B);
                     c += dc;
                     j += dj;
                     if (c >= lw) {
@@ -221,29 +237,31 @@ sycl::event launch_halo_tile_strided(sycl::queue& q, const std::uint8_t* src, st
 
             const std::int64_t x = x0 + 4 * static_cast<std::int64_t>(lx);  // first of this item's four cells
             if (x >= W) return;                                             // past the barrier: safe
-            const std::uint32_t r0 = ly * static_cast<std::uint32_t>(rows);
+            const std::uint32_t R = ROWS ? static_cast<std::uint32_t>(ROWS) : static_cast<std::uint32_t>(rows);
+            const std::uint32_t r0 = ly * R;
             const std::uint32_t* col = &tile[lx];  // local words lx, lx+1, lx+2 hold cells x-4 .. x+7
-            auto* out = reinterpret_cast<std::uint32_t*>(dst);
+            auto* out_words = reinterpret_cast<std::uint32_t*>(out);
             std::uint32_t above = row_sum(col[r0 * lw], col[r0 * lw + 1], col[r0 * lw + 2]);
             std::uint32_t mid_c = col[(r0 + 1) * lw + 1];
             std::uint32_t mid = row_sum(col[(r0 + 1) * lw], mid_c, col[(r0 + 1) * lw + 2]);
             const std::int64_t y_first = y0 + r0;
-            const std::uint64_t at = static_cast<std::uint64_t>(y_first) * b.pitch + static_cast<std::uint64_t>(x);
-            const bool simple = interior || (x + 4 <= W && y_first + rows <= H);
-            for (std::uint32_t r = 0; r < static_cast<std::uint32_t>(rows); ++r) {
+            const std::uint64_t at = static_cast<std::uint64_t>(y_first) * B.pitch + static_cast<std::uint64_t>(x);
+            const bool simple = interior || (x + 4 <= W && y_first + static_cast<std::int64_t>(R) <= H);
+#pragma unroll
+            for (std::uint32_t r = 0; r < R; ++r) {
                 const std::uint32_t jr = r0 + r + 2;
                 const std::uint32_t below_c = col[jr * lw + 1];
                 const std::uint32_t below = row_sum(col[jr * lw], below_c, col[jr * lw + 2]);
                 // Per lane: 3x3 sum (cell included) + 8 * alive = 9 * alive + neighbours, at most 17.
                 const std::uint32_t idx = above + mid + below + (mid_c << 3);
                 std::uint32_t next = 0;
-                for (int k = 0; k < 4; ++k) next |= static_cast<std::uint32_t>(rule_next(rule, (idx >> (8 * k)) & 0xffu)) << (8 * k);
+                for (int k = 0; k < 4; ++k) next |= static_cast<std::uint32_t>(rule_next(rule_bits_, (idx >> (8 * k)) & 0xffu)) << (8 * k);
                 if (simple) {
-                    out[(at + r * b.pitch) / 4] = next;
+                    out_words[(at + r * B.pitch) / 4] = next;
                 } else if (y_first + static_cast<std::int64_t>(r) < H) {
                     // The board's last, partial word: never write past the width (padding stays 0).
                     for (int k = 0; k < 4; ++k)
-                        if (x + k < W) dst[at + r * b.pitch + static_cast<std::uint64_t>(k)] = static_cast<std::uint8_t>(next >> (8 * k));
+                        if (x + k < W) out[at + r * B.pitch + static_cast<std::uint64_t>(k)] = static_cast<std::uint8_t>(next >> (8 * k));
                 }
                 above = mid;
                 mid = below;
@@ -258,14 +276,14 @@ sycl::event launch_halo_tile_strided(sycl::queue& q, const std::uint8_t* src, st
 // makes every non-zero byte a 1 (the kernels add cells byte-wise and need exactly 0 or 1).
 inline sycl::event scatter_cells(sycl::queue& q, const std::uint8_t* staging, std::uint64_t box_w, std::uint64_t box_h,
                                  std::uint8_t* board, std::uint64_t pitch, std::uint64_t x0, std::uint64_t y0) {
-    return q.parallel_for(sycl::range<2>(box_h, box_w), [=](sycl::id<2> i) {
+    return q.parallel_for(sycl::range<2>(box_h, box_w), [=](sycl::id<2> i) TILELIFE_INLINE {
         board[(y0 + i[0]) * pitch + x0 + i[1]] = staging[i[0] * box_w + i[1]] != 0;
     });
 }
 
 inline sycl::event gather_cells(sycl::queue& q, const std::uint8_t* board, std::uint64_t pitch, std::uint64_t x0,
                                 std::uint64_t y0, std::uint64_t box_w, std::uint64_t box_h, std::uint8_t* staging) {
-    return q.parallel_for(sycl::range<2>(box_h, box_w), [=](sycl::id<2> i) {
+    return q.parallel_for(sycl::range<2>(box_h, box_w), [=](sycl::id<2> i) TILELIFE_INLINE {
         staging[i[0] * box_w + i[1]] = board[(y0 + i[0]) * pitch + x0 + i[1]];
     });
 }
