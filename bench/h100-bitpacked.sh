@@ -31,26 +31,28 @@ else
   S16=16384x16384 S32=32768x32768 S64=65536x65536 SEAM=65537x65536 G=256 W=16 SETTLE=20000 GLIDER_GENS=12000
 fi
 
+# The activity parameter's word for ACT=0|on|auto.
+activity_word() { if [ "$1" = 0 ]; then echo off; else echo "$1"; fi; }
+
 # A JSON field of the first result ("" when absent).
 field() { sed -n "s/.*\"$1\":\(\"[^\"]*\"\|[0-9.eE+-]*\).*/\1/p" "$2" | head -1 | tr -d '"'; }
 
-# bench NAME SIZE ROWS K [ARGS...]: ROWS = TILELIFE_OPENCL_ROWS (0: the engine's default),
-# K = --steps-per-launch (0: the engine's default). ACT=0|on|auto sets TILELIFE_OPENCL_ACTIVITY;
+# bench NAME SIZE ROWS K [ARGS...]: ROWS = --param rows (0: the engine's default),
+# K = --steps-per-launch (0: the engine's default). ACT=0|on|auto sets --param activity (0: off);
 # GENS / WARM override the generations timed / run before timing.
 bench() {
   local name=$1 size=$2 rows=$3 k=$4
   shift 4
   local args=(bench --backend opencl --size "$size" --gens "${GENS:-$G}" --warmup "${WARM:-$W}" --json "$@")
   [ "$k" != 0 ] && args+=(--steps-per-launch "$k")
-  local envs=()
-  [ "$rows" != 0 ] && envs+=("TILELIFE_OPENCL_ROWS=$rows")
-  [ -n "${ACT:-}" ] && envs+=("TILELIFE_OPENCL_ACTIVITY=$ACT")
+  [ "$rows" != 0 ] && args+=(--param "rows=$rows")
+  [ -n "${ACT:-}" ] && args+=(--param "activity=$(activity_word "$ACT")")
   local t0=$(date +%s)
-  env ${envs[@]+"${envs[@]}"} timeout "$LIMIT" "$TL" "${args[@]}" > "$OUT/$name.json" 2> "$OUT/$name.err"
+  timeout "$LIMIT" "$TL" "${args[@]}" > "$OUT/$name.json" 2> "$OUT/$name.err"
   local rc=$?
   local secs=$(( $(date +%s) - t0 ))
   if [ $rc -ne 0 ] || grep -q '"error"' "$OUT/$name.json"; then
-    echo "$name: exit $rc$([ $rc -eq 124 ] && echo ' (timed out)') - ${envs[*]:-} tilelife ${args[*]} - $(tail -n 2 "$OUT/$name.err" "$OUT/$name.json" | tr '\n' ' ' | cut -c1-400)" >> "$OUT/errors.log"
+    echo "$name: exit $rc$([ $rc -eq 124 ] && echo ' (timed out)') - tilelife ${args[*]} - $(tail -n 2 "$OUT/$name.err" "$OUT/$name.json" | tr '\n' ' ' | cut -c1-400)" >> "$OUT/errors.log"
     printf '%-26s FAILED (see errors.log)\n' "$name" | tee -a "$OUT/summary.txt"
   else
     local ups=$(field cell_updates_per_second "$OUT/$name.json")
@@ -76,7 +78,7 @@ runrate() {
   local name=$1 act=$2
   shift 2
   local t0=$(date +%s)
-  TILELIFE_OPENCL_ACTIVITY=$act timeout "$LIMIT" "$TL" run "$@" --backend opencl --kernel bitpacked --json \
+  timeout "$LIMIT" "$TL" run "$@" --backend opencl --kernel bitpacked --param "activity=$(activity_word "$act")" --json \
     > "$OUT/$name.json" 2> "$OUT/$name.err"
   local rc=$? secs=$(( $(date +%s) - t0 ))
   if [ $rc -ne 0 ]; then
@@ -89,7 +91,7 @@ runrate() {
   [ -s "$OUT/$name.err" ] || rm -f "$OUT/$name.err"
 }
 
-# 6. Activity tracking (TILELIFE_OPENCL_ACTIVITY): the dense case must not lose more than 5%, a settled
+# 6. Activity tracking (--param activity): the dense case must not lose more than 5%, a settled
 #    board must cost close to nothing. Dense: a random 65536^2 torus (always on, automatic, off).
 #    Settled: a 16384^2 soup after SETTLE generations (plane: escaping gliders leave; torus: they
 #    circle), and one glider on an empty 65536^2 plane.
@@ -126,7 +128,7 @@ for cfg in 32x8:32:12 32x8:32:16 32x8:16:8 32x8:16:12 32x4:32:12 16x16:32:12 16x
 done
 
 # 4. Comparisons at 32768^2: the byte-per-cell single-step kernel, plane topology, a generic rule.
-bench strided-32768 "$S32" 0 0 --kernel local-strided
+bench strided-32768 "$S32" 0 0 --kernel halo-tile-strided
 bench plane-32768 "$S32" 0 0 --kernel bitpacked --topology plane
 bench b36s23-32768 "$S32" 0 0 --kernel bitpacked --rule B36/S23
 bench b3678-32768 "$S32" 0 0 --kernel bitpacked --rule B3678/S34678

@@ -58,7 +58,7 @@ timeout "$LIMIT" "$TL" devices > "$OUT/devices.txt" 2>&1 || echo "devices: exit 
 timeout "$LIMIT" "$TL" devices --json > "$OUT/devices.json" 2>&1 || echo "devices --json: exit $?" >> "$OUT/errors.log"
 cat "$OUT/devices.txt" >> "$OUT/summary.txt"
 
-K=naive,local,local-strided
+K=naive,halo-tile,halo-tile-strided
 B=(bench --backend opencl)
 # SMOKE=1 runs the same matrix on tiny boards (to check the script on a slow device).
 if [ "${SMOKE:-0}" = 1 ]; then
@@ -79,18 +79,21 @@ for wg in 16x16 32x8 64x4 128x2; do
   run naive-wg$wg -- "${B[@]}" --kernel naive --size $S3 --gens $G3 --wg $wg
 done
 for wg in 18x18 34x10 34x18 32x32; do
-  run local-wg$wg -- "${B[@]}" --kernel local --size $S3 --gens $G3 --wg $wg
+  run local-wg$wg -- "${B[@]}" --kernel halo-tile --size $S3 --gens $G3 --wg $wg
 done
 for wg in 16x8 32x4 32x8 32x16 64x4; do
-  run strided-wg$wg -- "${B[@]}" --kernel local-strided --size $S3 --gens $G3 --wg $wg
+  run strided-wg$wg -- "${B[@]}" --kernel halo-tile-strided --size $S3 --gens $G3 --wg $wg
 done
 
-# 3. Rows per work-item of local-strided, and where the rule table lives.
+# 3. Rows per work-item of halo-tile-strided, and where the rule table lives (naive keeps no local
+#    memory, so it has no local copy of the table).
 for rows in 4 8 16 32; do
-  run strided-rows$rows TILELIFE_OPENCL_ROWS=$rows -- "${B[@]}" --kernel local-strided --size $S3 --gens $G3
+  run strided-rows$rows -- "${B[@]}" --kernel halo-tile-strided --param rows=$rows --size $S3 --gens $G3
 done
 for rule in bits constant local; do
-  run rule-$rule TILELIFE_OPENCL_RULE=$rule -- "${B[@]}" --kernel $K --size $S3 --gens $G3
+  kernels=$K
+  [ "$rule" = local ] && kernels=halo-tile,halo-tile-strided
+  run rule-$rule -- "${B[@]}" --kernel $kernels --param rule-storage=$rule --size $S3 --gens $G3
 done
 
 # 4. The seed's own setup, and a sweep of shapes.

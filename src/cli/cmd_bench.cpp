@@ -16,9 +16,6 @@
 
 #include "cli/commands.hpp"
 #include "tilelife/error.hpp"
-#ifdef TILELIFE_HAVE_OPENCL
-#include "opencl/api.hpp"
-#endif
 
 namespace tilelife::cli {
 namespace {
@@ -107,14 +104,14 @@ Result run_one(const std::string& engine, const BoardSpec& spec, const EngineOpt
     e->write_region(Box{0, 0, spec.width, spec.height}, board.data());
     e->step(warmup);
     (void)e->population();  // also waits for the warm-up to finish
-#ifdef TILELIFE_HAVE_OPENCL
-    if (const auto d = opencl::details(*e)) {
-        r.wg = std::to_string(d->wg_width) + "x" + std::to_string(d->wg_height);
-        r.cells_per_item = d->cells_per_item;
-        r.device = d->device;
+    const EngineDescription d = e->describe();
+    if (d.wg_width > 0) {
+        r.wg = std::to_string(d.wg_width) + "x" + std::to_string(d.wg_height);
+        r.cells_per_item = d.cells_per_item;
+        r.device = d.device;
     }
     const auto t0 = std::chrono::steady_clock::now();
-    if (const auto t = opencl::timed_step(*e, gens)) {
+    if (const auto t = e->step_timed(gens)) {
         r.wall_seconds = seconds_since(t0);
         r.timing = "profiling events";
         r.seconds = t->kernel_seconds;
@@ -122,27 +119,10 @@ Result run_one(const std::string& engine, const BoardSpec& spec, const EngineOpt
         r.population = e->population();
         return r;
     }
-#endif
-    // Other engines through the generic interface: device engines (sycl:*) describe their device and
-    // work-group and time steps by the device's clock; the others run step() and are timed here.
-    const EngineDescription d = e->describe();
-    if (!d.device.empty()) {
-        r.wg = std::to_string(d.wg_width) + "x" + std::to_string(d.wg_height);
-        r.cells_per_item = d.cells_per_item;
-        r.device = d.device;
-    }
-    const auto t1 = std::chrono::steady_clock::now();
-    const auto timed = e->step_timed(gens);
-    r.wall_seconds = seconds_since(t1);
-    if (timed) {
-        r.timing = "profiling events";
-        r.seconds = timed->kernel_seconds;
-        r.span_seconds = timed->span_seconds;
-    } else {
-        r.seconds = r.wall_seconds;
-        r.timing = "wall clock";
-    }
-    r.population = e->population();  // CPU engines are done when step() returns; this is outside the timing
+    // No device clock: step_timed ran the generations; CPU engines are done when it returns.
+    r.seconds = r.wall_seconds = seconds_since(t0);
+    r.population = e->population();  // outside the timing
+    r.timing = "wall clock";
     return r;
 }
 
@@ -209,16 +189,6 @@ void print_table(const std::vector<Result>& results, const std::string& ratio_to
     }
 }
 
-std::vector<std::pair<int, int>> autotune_shapes(const std::string& engine) {
-    if (engine == "opencl:naive")
-        return {{8, 8}, {16, 8}, {16, 16}, {32, 4}, {32, 8}, {32, 16}, {64, 4}, {64, 8}, {128, 2}, {256, 1}};
-    if (engine == "opencl:local")
-        return {{6, 6}, {10, 10}, {18, 10}, {18, 18}, {34, 10}, {34, 18}, {32, 32}, {66, 10}, {66, 6}, {130, 6}};
-    // Words per local row (with the two halo words) x strips; tall enough for K = 16 at 16 rows.
-    if (engine == "opencl:bitpacked") return {{32, 8}, {32, 4}, {16, 16}, {64, 4}};
-    return {{8, 4}, {8, 8}, {16, 4}, {16, 8}, {16, 16}, {32, 2}, {32, 4}, {32, 8}, {32, 16}, {64, 4}, {64, 8}};
-}
-
 }  // namespace
 
 void add_bench(CLI::App& app, int& exit_code) {
@@ -236,7 +206,7 @@ void add_bench(CLI::App& app, int& exit_code) {
     cmd->add_option("--seed", o->seed, "random board seed")->default_val(1);
     cmd->add_flag("--json", o->json, "print one JSON object");
     cmd->add_flag("--autotune", o->autotune,
-                  "OpenCL: sweep work-group shapes (and rows per work-item for local-strided), report the best");
+                  "sweep the option sets each engine names for the device (work-groups, rows, K), report the best");
     cmd->add_flag("--seed-setup", o->seed_setup,
                   "the seed's own setup: 160x160, 500 generations, 16x16 groups, beside its published figures");
     add_engine_options(*cmd, o->choice);
@@ -283,8 +253,6 @@ void add_bench(CLI::App& app, int& exit_code) {
             }
         }
 
-        // Autotune: each OpenCL engine over work-group shapes (local-strided also over rows per item;
-        // bitpacked over its own shapes, rows per item and generations per launch).
         struct Tuned {
             std::string engine;
             std::vector<Result> runs;
@@ -292,41 +260,19 @@ void add_bench(CLI::App& app, int& exit_code) {
             std::vector<int> steps;  // generations per launch of each run (0: not applicable)
         };
         std::vector<Tuned> tuned;
-#ifdef TILELIFE_HAVE_OPENCL
-        if (o->autotune) {
-            const opencl::Tuning saved = opencl::tuning();
+        // Autotune: the option sets each engine names for this device (describe().autotune).
+        if (o->autotune)
             for (const std::string& engine : engines) {
-                if (!engine.starts_with("opencl:")) continue;
+                const auto candidates = create_engine(engine, spec, base_options)->describe().autotune;
+                if (candidates.empty()) continue;
                 Tuned t{engine, {}, {}, {}};
-                // bitpacked: tall local copies (K up to 16 needs 33 rows) and K itself, which trades
-                // halo work against global traffic (docs/bitpacked-opencl.md).
-                const bool bitpacked = engine == "opencl:bitpacked";
-                const bool strided = engine == "opencl:local-strided";
-                const std::vector<int> row_choices =
-                    bitpacked ? std::vector<int>{16, 32} : strided ? std::vector<int>{4, 8, 16} : std::vector<int>{0};
-                const std::vector<int> step_choices = bitpacked ? std::vector<int>{8, 12, 16} : std::vector<int>{0};
-                for (int rows : row_choices) {
-                    opencl::Tuning tune = saved;
-                    if (rows) tune.rows_per_item = rows;
-                    opencl::set_tuning(tune);
-                    for (int k : step_choices)
-                        for (auto [wx, wy] : autotune_shapes(engine)) {
-                            EngineOptions eo = base_options;
-                            eo.wg_width = wx;
-                            eo.wg_height = wy;
-                            if (k) eo.steps_per_launch = k;
-                            t.runs.push_back(run_guarded(engine, spec, eo, board, o->warmup, o->gens));
-                            t.rows.push_back(rows);
-                            t.steps.push_back(k);
-                        }
+                for (const EngineOptions& eo : candidates) {
+                    t.runs.push_back(run_guarded(engine, spec, eo, board, o->warmup, o->gens));
+                    t.rows.push_back(static_cast<int>(eo.param_int("rows", 0)));
+                    t.steps.push_back(eo.steps_per_launch);
                 }
-                opencl::set_tuning(saved);
                 tuned.push_back(std::move(t));
             }
-        }
-#else
-        if (o->autotune) throw InputError("--autotune tunes OpenCL work-groups; this build has no OpenCL");
-#endif
 
         const bool failed = std::all_of(results.begin(), results.end(), [](const Result& r) { return !r.error.empty(); });
         const double base = base_rate(results);
@@ -430,7 +376,7 @@ void add_bench(CLI::App& app, int& exit_code) {
                     if (best < runs.size())
                         std::printf("best for %s: --wg %s%s%s (%.2f G updates/s)\n", t.engine.c_str(), t.runs[best].wg.c_str(),
                                     t.steps[best] ? (" --steps-per-launch " + std::to_string(t.steps[best])).c_str() : "",
-                                    t.rows[best] ? (" with TILELIFE_OPENCL_ROWS=" + std::to_string(t.rows[best])).c_str() : "",
+                                    t.rows[best] ? (" --param rows=" + std::to_string(t.rows[best])).c_str() : "",
                                     runs[best].updates_per_second() / 1e9);
                 }
             if (o->seed_setup) {

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "cli/commands.hpp"
+#include "cli/mpi_session.hpp"
 #include "image/image.hpp"
 #include "tilelife/board_setup.hpp"
 #include "tilelife/error.hpp"
@@ -178,7 +179,7 @@ void run(RunArgs a, int& exit_code) {
     const std::int64_t gif_frames = a.gens / gif_every + 1;
     if (!a.gif.empty()) image::check_gif_size(image_box ? *image_box : Box{0, 0, 1, 1}, a.scale, gif_frames, a.gif);
 
-    auto engine = create_engine(name, plan.spec, options);
+    auto engine = create_run_engine(name, plan.spec, options);  // across the ranks under mpirun
     engine->set_cells(plan.cells);
 
     // GIF frames go straight to the file when the area is fixed; an unbounded run without --region

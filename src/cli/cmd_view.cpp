@@ -9,9 +9,6 @@
 #ifdef TILELIFE_HAVE_VIEWER
 #include "viewer/viewer.hpp"
 #endif
-#ifdef TILELIFE_HAVE_OPENCL
-#include "opencl/api.hpp"
-#endif
 
 namespace tilelife::cli {
 namespace {
@@ -99,45 +96,16 @@ void view(const ViewArgs& a, int& exit_code) {
     vo.golly_offset = plan.golly_offset;
     vo.generation0 = pattern.generation;
 
-    // The tile overlay shows the cells one OpenCL work-group computes, from the shape the engine
-    // chose (opencl::details) and each kernel's layout (src/opencl): naive one cell per item; local
-    // a (W+2)x(H+2) group with a one-cell halo; local-strided 4 cells x ROWS per item; bitpacked
-    // 32-cell words, one word of halo each side and STEPS rows of halo above and below.
+    // The tile overlay shows the cells one work-group computes, as the engine describes them (the
+    // growing board's description follows its inner engine).
     vo.tile_note = "(default: " + engine->name() + " has no work-group tiles)";
-#ifdef TILELIFE_HAVE_OPENCL
-    if (const auto d = opencl::details(*engine)) {
-        const int gw = std::max(1, d->wg_width), gh = std::max(1, d->wg_height), per = std::max(1, d->cells_per_item);
-        std::string shape = "work-group " + std::to_string(gw) + "x" + std::to_string(gh);
-        if (name == "opencl:local") {
-            vo.tile_w = std::max(1, gw - 2);
-            vo.tile_h = std::max(1, gh - 2);
-            shape += " with halo";
-        } else if (name == "opencl:local-strided") {
-            vo.tile_w = 4 * gw;
-            vo.tile_h = per / 4 * gh;
-            shape += ", 4 cells x " + std::to_string(per / 4) + " rows per item";
-        } else if (name == "opencl:bitpacked") {
-            const int rows = per / 32, steps = options.steps_per_launch > 0 ? options.steps_per_launch : 0;
-            vo.tile_w = 32 * std::max(1, gw - 2);
-            vo.tile_h = std::max(1, gh * rows - 2 * steps);
-            shape += " of 32-cell words, " + std::to_string(rows) + " rows per item" +
-                     (steps > 0 ? ", " + std::to_string(steps) + "-row halo" : ", halo rows not shown");
-        } else {
-            vo.tile_w = gw;
-            vo.tile_h = gh * per;
-        }
-        vo.tile_note = "(" + shape + ")";
-        vo.device = d->device;
-    } else
-#endif
-        if (name.rfind("opencl:", 0) == 0 && options.wg_width > 0) {
-        // The growing (unbounded) board hides its inner engine: use the requested shape.
-        vo.tile_w = options.wg_width;
-        vo.tile_h = options.wg_height;
-        vo.tile_note = "(--wg " + a.engine.wg + ")";
-    } else if (name.rfind("opencl:", 0) == 0) {
-        vo.tile_note = "(default 16x16: the engine's own shape is not known here)";
+    const EngineDescription described = engine->describe();
+    if (described.tiles) {
+        vo.tile_w = static_cast<int>(std::max<std::int64_t>(1, described.tiles->width));
+        vo.tile_h = static_cast<int>(std::max<std::int64_t>(1, described.tiles->height));
+        vo.tile_note = "(" + described.tiles->text + ")";
     }
+    if (!described.device.empty()) vo.device = described.device;
     if (vo.device.empty() && !a.engine.device.empty()) vo.device = "device " + a.engine.device;
 
     exit_code = viewer::run(*engine, vo);

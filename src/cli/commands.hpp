@@ -28,6 +28,7 @@ struct EngineChoice {
     std::string wg;      // "WxH"
     int threads = 0;
     int steps_per_launch = 0;
+    std::vector<std::string> params;  // "NAME=VALUE", the engine's declared parameters
 };
 void add_engine_options(CLI::App& cmd, EngineChoice& choice);
 // "backend:kernel" with the default kernel filled in; InputError for unknown names.

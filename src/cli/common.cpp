@@ -16,6 +16,7 @@ void add_engine_options(CLI::App& cmd, EngineChoice& c) {
     cmd.add_option("--threads", c.threads, "CPU threads (default: all cores)")->check(CLI::NonNegativeNumber);
     cmd.add_option("--steps-per-launch", c.steps_per_launch, "generations per kernel launch where supported")
         ->check(CLI::NonNegativeNumber);
+    cmd.add_option("--param", c.params, "engine parameter NAME=VALUE, repeatable (e.g. rows=16)");
 }
 
 std::string engine_name(const EngineChoice& c) {
@@ -54,6 +55,11 @@ EngineOptions engine_options(const EngineChoice& c) {
     }
     o.threads = c.threads;
     o.steps_per_launch = c.steps_per_launch;
+    for (const std::string& p : c.params) {
+        const auto eq = p.find('=');
+        if (eq == std::string::npos || eq == 0) throw InputError("--param '" + p + "' is not NAME=VALUE");
+        o.params[p.substr(0, eq)] = p.substr(eq + 1);
+    }
     return o;
 }
 

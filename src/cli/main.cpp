@@ -4,12 +4,14 @@
 #include <new>
 
 #include "cli/commands.hpp"
+#include "cli/mpi_session.hpp"
 #include "tilelife/builtin.hpp"
 #include "tilelife/error.hpp"
 
-int main(int argc, char** argv) {
+namespace {
+
+int run_cli(int argc, char** argv) {
     using namespace tilelife;
-    register_builtin_engines();
     CLI::App app{"tilelife - exact, fast Conway's Life and every Life-like rule, on CPUs and OpenCL devices"};
     app.set_version_flag("--version", std::string("tilelife ") + TILELIFE_VERSION);
     app.require_subcommand(1);
@@ -48,4 +50,14 @@ int main(int argc, char** argv) {
         return 1;
     }
     return exit_code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    tilelife::register_builtin_engines();
+    // Under mpirun only rank 0 runs the command; the other ranks serve its engine (docs/distributed.md).
+    tilelife::cli::MpiSession mpi(argc, argv);
+    if (mpi.follower()) return mpi.follow();
+    return mpi.finish(run_cli(argc, argv));
 }

@@ -8,6 +8,8 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <stdexcept>
+#include <vector>
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -179,6 +181,53 @@ void Engine::set_cells(const std::vector<Cell>& cells) {
     for (const Cell& c : cells) buf[static_cast<std::size_t>((c.y - y0) * box.width + (c.x - x0))] = 1;
     keep_existing(*this, box, buf.get());
     write_region(box, buf.get());
+}
+
+namespace {
+
+// Rows [y, y + rows) must lie on the board; the packed calls are for bounded boards.
+void check_rows(const Engine& e, std::int64_t y, std::int64_t rows) {
+    const Box all = e.extent();
+    if (rows < 0 || y < all.y || y + rows > all.bottom()) throw std::out_of_range("rows outside the board");
+}
+
+// Rows per byte buffer of the default packed calls: about 16 MiB of bytes at a time.
+std::int64_t rows_per_chunk(std::int64_t width) { return std::max<std::int64_t>(1, (std::int64_t{1} << 24) / width); }
+
+}  // namespace
+
+void Engine::read_rows_packed(std::int64_t y, std::int64_t rows, std::uint64_t* words) const {
+    check_rows(*this, y, rows);
+    const Box all = extent();
+    const std::int64_t w = all.width, nw = (w + 63) / 64, chunk = rows_per_chunk(w);
+    std::vector<std::uint8_t> bytes(static_cast<std::size_t>(w * std::min(chunk, rows)));
+    for (std::int64_t r0 = 0; r0 < rows; r0 += chunk) {
+        const std::int64_t n = std::min(chunk, rows - r0);
+        read_region(Box{all.x, y + r0, w, n}, bytes.data());
+        for (std::int64_t r = 0; r < n; ++r) {
+            std::uint64_t* out = words + (r0 + r) * nw;
+            std::fill(out, out + nw, 0);
+            const std::uint8_t* in = bytes.data() + r * w;
+            for (std::int64_t x = 0; x < w; ++x)
+                if (in[x]) out[x / 64] |= std::uint64_t{1} << (x % 64);
+        }
+    }
+}
+
+void Engine::write_rows_packed(std::int64_t y, std::int64_t rows, const std::uint64_t* words) {
+    check_rows(*this, y, rows);
+    const Box all = extent();
+    const std::int64_t w = all.width, nw = (w + 63) / 64, chunk = rows_per_chunk(w);
+    std::vector<std::uint8_t> bytes(static_cast<std::size_t>(w * std::min(chunk, rows)));
+    for (std::int64_t r0 = 0; r0 < rows; r0 += chunk) {
+        const std::int64_t n = std::min(chunk, rows - r0);
+        for (std::int64_t r = 0; r < n; ++r) {
+            const std::uint64_t* in = words + (r0 + r) * nw;
+            std::uint8_t* out = bytes.data() + r * w;
+            for (std::int64_t x = 0; x < w; ++x) out[x] = (in[x / 64] >> (x % 64)) & 1u;
+        }
+        write_region(Box{all.x, y + r0, w, n}, bytes.data());
+    }
 }
 
 std::vector<Cell> Engine::live_cells_in(const Box& wanted) const {

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/bitpack.hpp"
 #include "tilelife/error.hpp"
 
 #ifdef TILELIFE_HAVE_OPENMP
@@ -49,26 +50,6 @@ Simd best_simd(Simd cap) {
 }
 
 namespace {
-
-// Cells -> bits: byte k of `v` (any nonzero = alive) becomes bit k.
-inline Word pack8(Word v) {
-    constexpr Word low7 = 0x7f7f7f7f7f7f7f7fULL, high = 0x8080808080808080ULL;
-    const Word nonzero = (((v & low7) + low7) | v) & high;  // high bit of each nonzero byte
-    // Each byte's 0/1 lands in the top byte at its own bit; the shifted copies never overlap.
-    return ((nonzero >> 7) * 0x0102040810204080ULL) >> 56;
-}
-
-// Bits -> cells: byte k of unpack_table[b] is bit k of b.
-const std::array<Word, 256>& unpack_table() {
-    static const std::array<Word, 256> table = [] {
-        std::array<Word, 256> t{};
-        for (unsigned b = 0; b < 256; ++b)
-            for (unsigned k = 0; k < 8; ++k)
-                if ((b >> k) & 1u) t[b] |= Word{1} << (8 * k);
-        return t;
-    }();
-    return table;
-}
 
 // Zeroed words on a 64-byte boundary. calloc, not aligned_alloc + memset: large boards get lazily
 // zeroed pages, so creating one (as the unbounded board does on every re-layout) costs little beyond
@@ -190,13 +171,7 @@ public:
             for (std::int64_t i = x0 / 64; i <= (x1 - 1) / 64; ++i) {
                 const std::int64_t lo = std::max(x0, 64 * i) - 64 * i, hi = std::min(x1, 64 * i + 64) - 64 * i;
                 const std::uint8_t* p = row + (64 * i + lo - x0);
-                Word bits = 0;
-                for (std::int64_t b = lo; b < hi; b += 8) {
-                    Word v = 0;
-                    if (hi - b >= 8) std::memcpy(&v, p + (b - lo), 8);
-                    else std::memcpy(&v, p + (b - lo), static_cast<std::size_t>(hi - b));
-                    bits |= pack8(v) << b;
-                }
+                const Word bits = bitpack::pack_cells(p, static_cast<int>(hi - lo)) << lo;
                 const Word mask = (hi - lo == 64) ? ~Word{0} : ((Word{1} << (hi - lo)) - 1) << lo;
                 Word& word = board[static_cast<std::size_t>(i) * stride + first_row + y];
                 const Word merged = (word & ~mask) | bits;
@@ -229,7 +204,6 @@ public:
         const std::int64_t x0 = box.x, x1 = box.right();
         const Word* board = cur_.get();
         const std::size_t stride = stride_;
-        const auto& table = unpack_table();
 #pragma omp parallel for schedule(static) if (box.width * box.height >= parallel_cells)
         for (std::int64_t r = 0; r < box.height; ++r) {
             std::uint8_t* row = cells + r * box.width;
@@ -242,11 +216,7 @@ public:
                     std::memset(p, 0, static_cast<std::size_t>(hi - lo));
                     continue;
                 }
-                for (std::int64_t b = lo; b < hi; b += 8) {
-                    const Word bytes = table[(word >> b) & 0xffu];
-                    if (hi - b >= 8) std::memcpy(p + (b - lo), &bytes, 8);
-                    else std::memcpy(p + (b - lo), &bytes, static_cast<std::size_t>(hi - b));
-                }
+                bitpack::unpack_cells(word >> lo, static_cast<int>(hi - lo), p);
             }
         }
     }
@@ -298,6 +268,43 @@ public:
                 }
         }
         return out;
+    }
+
+    // The packed rows are this board's words read across the columns (Engine::read_rows_packed).
+    void read_rows_packed(std::int64_t y, std::int64_t rows, Word* words) const override {
+        check(Box{0, y, w_, rows});
+        const Word* board = cur_.get();
+        for (std::size_t i = 0; i < nw_; ++i) {
+            const Word* col = board + i * stride_ + first_row + static_cast<std::size_t>(y);
+            for (std::int64_t r = 0; r < rows; ++r) words[static_cast<std::size_t>(r) * nw_ + i] = col[r];
+        }
+    }
+
+    // As write_region: only words that change are stored, and only their tiles wake up.
+    void write_rows_packed(std::int64_t y, std::int64_t rows, const Word* words) override {
+        check(Box{0, y, w_, rows});
+        if (rows == 0) return;
+        Word* board = cur_.get();
+        for (std::size_t i = 0; i < nw_; ++i) {
+            Word* col = board + i * stride_ + first_row + static_cast<std::size_t>(y);
+            const Word mask = i + 1 == nw_ ? tail_mask_ : ~Word{0};
+            for (std::int64_t r = 0; r < rows; ++r) {
+                const Word v = words[static_cast<std::size_t>(r) * nw_ + i] & mask;
+                if (v == col[r]) continue;
+                col[r] = v;
+                if (activity_) dirty_[i * tile_cols_ + (static_cast<std::size_t>(y + r)) / tile_rows] = 1;
+            }
+        }
+        halos_stale_ = true;
+        if (activity_)
+            for (std::size_t i = 0; i < nw_; ++i)
+                for (std::size_t t = static_cast<std::size_t>(y) / tile_rows;
+                     t <= static_cast<std::size_t>(y + rows - 1) / tile_rows; ++t) {
+                    const std::size_t id = i * tile_cols_ + t;
+                    if (!dirty_[id]) continue;
+                    dirty_[id] = 0;
+                    written(id);
+                }
     }
 
     void step(std::int64_t generations) override {

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdio>
-#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <tuple>
@@ -67,6 +65,7 @@ Found describe(const cl::Device& d, int p, int i, int flat, const std::string& p
     info.version = trim(d.getInfo<CL_DEVICE_VERSION>());
     info.compute_units = d.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>();
     info.max_work_group_size = d.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
+    info.max_work_item_sizes = d.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
     info.local_mem_size = d.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
     info.local_mem_dedicated = d.getInfo<CL_DEVICE_LOCAL_MEM_TYPE>() == CL_LOCAL;
     info.global_mem_size = d.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>();
@@ -208,7 +207,8 @@ std::shared_ptr<const DeviceRuntime> runtime_for(const std::string& spec) {
             const auto colon = spec.find(':');
             auto number = [&](const std::string& s) {
                 if (s.empty() || s.size() > 6 || !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }))
-                    throw InputError("bad --device '" + spec + "': expected P:D or a device index (see tilelife devices)");
+                    throw InputError("bad OpenCL device '" + spec +
+                                     "': expected P:D (platform:device) or a flat device index");
                 return std::stoi(s);
             };
             if (colon == std::string::npos) {
@@ -221,8 +221,8 @@ std::shared_ptr<const DeviceRuntime> runtime_for(const std::string& spec) {
                     if (f.info.platform == p && f.info.device == d) pick = &f;
             }
             if (!pick)
-                throw InputError("no OpenCL device '" + spec + "' (" + std::to_string(found.size()) +
-                                 " device(s); see tilelife devices)");
+                throw InputError("no OpenCL device '" + spec + "' (this machine has " + std::to_string(found.size()) +
+                                 " device(s), flat indices 0.." + std::to_string(found.size() - 1) + ")");
         }
         const auto key = std::make_pair(pick->info.platform, pick->info.device);
         if (auto it = runtimes.find(key); it != runtimes.end()) return it->second;
@@ -262,10 +262,8 @@ const ProgramEntry& build_cached(const DeviceRuntime& rt, const std::vector<std:
     try {
         program.build(std::vector<cl::Device>{rt.device}, options.c_str());
         entry.program = program;
-        // Compiler remarks (register spills, warnings) on request, for tuning on a new device.
-        if (std::getenv("TILELIFE_OPENCL_BUILD_LOG"))
-            std::fprintf(stderr, "tilelife: build log of kernels/%s (%s):\n%s\n", names.c_str(), options.c_str(),
-                         trim(program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(rt.device)).c_str());
+        // Compiler remarks (register spills, warnings): engines report them in describe().
+        entry.log = trim(program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(rt.device));
     } catch (const cl::Error& e) {
         std::string log;
         try {
@@ -286,6 +284,15 @@ cl::Program program_for(const DeviceRuntime& rt, const std::vector<std::string>&
         return e.program;
     } catch (const cl::Error& e) {
         throw_runtime(e, "creating a program");
+    }
+}
+
+std::string build_log(const DeviceRuntime& rt, const std::vector<std::string>& files, const std::string& options) {
+    try {
+        const ProgramEntry& e = build_cached(rt, files, options);
+        return e.program() ? e.log : std::string();
+    } catch (const cl::Error&) {
+        return {};
     }
 }
 

@@ -28,7 +28,9 @@ std::shared_ptr<const DeviceRuntime> runtime_for(const std::string& spec);
 // kernels/<files...> concatenated and built with `options`; cached. Throws RuntimeError with the
 // build log when the build fails.
 cl::Program program_for(const DeviceRuntime& rt, const std::vector<std::string>& files, const std::string& options);
-// Same, but a failed build gives an empty Program (for optional paths that fall back).
+// The compiler's remarks from building a cached program (empty when it said nothing or failed).
+std::string build_log(const DeviceRuntime& rt, const std::vector<std::string>& files, const std::string& options);
+// Same as program_for, but a failed build gives an empty Program (for optional paths that fall back).
 cl::Program try_program_for(const DeviceRuntime& rt, const std::vector<std::string>& files,
                             const std::string& options);
 

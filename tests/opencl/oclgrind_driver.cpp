@@ -1,12 +1,14 @@
 // Runs one opencl:* kernel on small odd boards (both topologies, a tile-multiple-free size, several
 // work-group shapes) and compares with cpu:reference; run under `oclgrind --data-races
 // --uninitialized`, which reports out-of-bounds accesses, races and uninitialised reads.
+//   oclgrind_driver ENGINE [NAME=VALUE ...]   engine parameters for every board
+//   oclgrind_driver ENGINE --defaults         only the engine's own choices (shape, rows, ...) for the
+//                                             device, e.g. one that Oclgrind makes small
 #include <iostream>
 #include <random>
 #include <string>
 #include <vector>
 
-#include "opencl/api.hpp"
 #include "tilelife/builtin.hpp"
 #include "tilelife/engine.hpp"
 #include "tilelife/error.hpp"
@@ -14,15 +16,27 @@
 using namespace tilelife;
 
 int main(int argc, char** argv) {
-    if (argc != 2) {
-        std::cerr << "usage: oclgrind_driver opencl:KERNEL\n";
+    if (argc < 2) {
+        std::cerr << "usage: oclgrind_driver opencl:KERNEL [--defaults | NAME=VALUE ...]\n";
         return 2;
     }
     const std::string kernel = argv[1];
+    bool defaults = false;
+    EngineOptions base;
+    for (int i = 2; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--defaults") {
+            defaults = true;
+        } else if (const auto eq = a.find('='); eq != std::string::npos) {
+            base.params[a.substr(0, eq)] = a.substr(eq + 1);
+        } else {
+            std::cerr << "unknown argument " << a << "\n";
+            return 2;
+        }
+    }
     register_builtin_engines();
     std::vector<std::pair<int, int>> shapes = {{0, 0}};
-    if (kernel == "opencl:local") shapes.push_back({5, 4});
-    else shapes.push_back({3, 2});
+    if (!defaults) shapes.push_back(kernel == "opencl:halo-tile" ? std::pair{5, 4} : std::pair{3, 2});
     int failures = 0;
     // Engines stay alive to the end: Oclgrind 21.10's uninitialised-value tracking mistakes a new
     // buffer at a released buffer's address for uninitialised memory.
@@ -31,14 +45,12 @@ int main(int argc, char** argv) {
         for (auto [wx, wy] : shapes)
             for (Topology t : {Topology::torus, Topology::plane})
                 for (auto [w, h] : std::vector<std::pair<std::int64_t, std::int64_t>>{{1, 1}, {13, 7}, {37, 29}}) {
-                    EngineOptions o;
+                    EngineOptions o = base;
                     o.wg_width = wx;
                     o.wg_height = wy;
-                    if (wx == 0) {  // default shapes are large; keep the interpreter's work small but
-                        opencl::Tuning tune = opencl::tuning();  // exercise interior tiles too
-                        tune.rows_per_item = 2;
-                        opencl::set_tuning(tune);
-                    }
+                    // Default shapes are large: keep the interpreter's work small but exercise interior
+                    // tiles too (unless the defaults themselves are under test).
+                    if (!defaults && wx == 0 && kernel == "opencl:halo-tile-strided") o.params["rows"] = "2";
                     const BoardSpec spec{w, h, t, Rule::life()};
                     auto ref = create_engine("cpu:reference", spec);
                     auto dev = create_engine(kernel, spec, o);
@@ -55,6 +67,11 @@ int main(int argc, char** argv) {
                     if (a != b || ref->population() != dev->population()) {
                         std::cerr << "MISMATCH " << kernel << " " << w << "x" << h << " " << to_string(t) << "\n";
                         ++failures;
+                    }
+                    if (w == 1) {  // once per shape: what the engine chose
+                        const auto d = dev->describe();
+                        std::cout << kernel << " on " << d.device << ": work-group " << d.wg_width << "x" << d.wg_height
+                                  << (d.tiles ? ", " + d.tiles->text : std::string()) << "\n";
                     }
                     keep.push_back(std::move(dev));
                 }

@@ -4,15 +4,17 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <random>
 #include <regex>
 #include <string>
 #include <vector>
 
 #include "opencl/api.hpp"
-#include "support/opencl_fixture.hpp"
 #include "opencl/runtime.hpp"
+#include "support/opencl_fixture.hpp"
 #include "tilelife/builtin.hpp"
 #include "tilelife/engine.hpp"
 #include "tilelife/error.hpp"
@@ -20,7 +22,7 @@
 namespace tilelife {
 namespace {
 
-const char* const kKernels[] = {"opencl:naive", "opencl:local", "opencl:local-strided"};
+const char* const kKernels[] = {"opencl:naive", "opencl:halo-tile", "opencl:halo-tile-strided"};
 
 class OpenCL : public testing_support::OpenCLTest {
 protected:
@@ -28,7 +30,9 @@ protected:
 
 using testing_support::board_of;
 using testing_support::count;
+using testing_support::property;
 using testing_support::random_cells;
+using testing_support::with_params;
 
 // Runs `kernel` and cpu:reference from the same random board, comparing after each chunk of
 // generations (so errors are caught near where they start).
@@ -68,8 +72,8 @@ TEST_F(OpenCL, EveryKernelRuleTopologyAndSizeEqualsReference) {
 TEST_F(OpenCL, WorkGroupShapes) {
     const std::vector<std::pair<std::string, std::vector<std::pair<int, int>>>> shapes = {
         {"opencl:naive", {{1, 1}, {8, 4}, {5, 3}, {16, 16}}},
-        {"opencl:local", {{3, 3}, {5, 7}, {18, 18}, {34, 6}}},
-        {"opencl:local-strided", {{1, 1}, {4, 2}, {3, 5}, {8, 8}, {32, 8}}},
+        {"opencl:halo-tile", {{3, 3}, {5, 7}, {18, 18}, {34, 6}}},
+        {"opencl:halo-tile-strided", {{1, 1}, {4, 2}, {3, 5}, {8, 8}, {32, 8}}},
     };
     for (const auto& [kernel, list] : shapes)
         for (auto [wx, wy] : list)
@@ -83,26 +87,31 @@ TEST_F(OpenCL, WorkGroupShapes) {
 }
 
 TEST_F(OpenCL, RuleTableInConstantAndLocalMemory) {
-    for (auto storage : {opencl::RuleStorage::constant_table, opencl::RuleStorage::local_table}) {
-        opencl::Tuning t = saved_;
-        t.rule_storage = storage;
-        opencl::set_tuning(t);
-        for (const char* kernel : kKernels)
+    for (const char* storage : {"constant", "local"})
+        for (const char* kernel : kKernels) {
+            if (std::string(kernel) == "opencl:naive" && std::string(storage) == "local") continue;  // no local memory
             for (const char* rule : {"B3/S23", "B3678/S34678"})
-                for (Topology topo : {Topology::torus, Topology::plane}) expect_same(kernel, 63, 65, topo, rule, {3, 5});
-    }
+                for (Topology topo : {Topology::torus, Topology::plane})
+                    expect_same(kernel, 63, 65, topo, rule, {3, 5}, with_params({{"rule-storage", storage}}));
+            auto e = create_engine(kernel, BoardSpec{8, 8, Topology::torus, Rule::life()},
+                                   with_params({{"rule-storage", storage}}));
+            const auto d = e->describe();
+            EXPECT_EQ(property<std::string>(d, "rule-storage"), storage);
+            EXPECT_NE(property<std::string>(d, "build-options").find(std::string("-DRULE_STORAGE=") +
+                                                                     (std::string(storage) == "local" ? "2" : "1")),
+                      std::string::npos);
+        }
 }
 
 TEST_F(OpenCL, StridedRowsPerWorkItem) {
     for (int rows : {1, 3, 16}) {
-        opencl::Tuning t = saved_;
-        t.rows_per_item = rows;
-        opencl::set_tuning(t);
+        const EngineOptions o = with_params({{"rows", std::to_string(rows)}});
         for (Topology topo : {Topology::torus, Topology::plane})
             for (auto [w, h] : {std::pair<std::int64_t, std::int64_t>{1, 1}, {37, 1}, {300, 200}, {263, 141}})
-                expect_same("opencl:local-strided", w, h, topo, "B36/S23", {1, 6}, {}, static_cast<std::uint64_t>(rows));
-        auto e = create_engine("opencl:local-strided", BoardSpec{8, 8, Topology::torus, Rule::life()});
-        EXPECT_EQ(opencl::details(*e)->cells_per_item, 4 * rows);
+                expect_same("opencl:halo-tile-strided", w, h, topo, "B36/S23", {1, 6}, o, static_cast<std::uint64_t>(rows));
+        auto e = create_engine("opencl:halo-tile-strided", BoardSpec{8, 8, Topology::torus, Rule::life()}, o);
+        EXPECT_EQ(e->describe().cells_per_item, 4 * rows);
+        EXPECT_EQ(property<std::int64_t>(e->describe(), "rows"), rows);
     }
 }
 
@@ -137,50 +146,48 @@ TEST_F(OpenCL, UnboundedEqualsReference) {
 }
 
 TEST_F(OpenCL, PopulationByTreeAndAutomaticReduction) {
-    for (auto path : {opencl::Reduction::tree, opencl::Reduction::automatic}) {
-        opencl::Tuning t = saved_;
-        t.reduction = path;
-        opencl::set_tuning(t);
-        // Sizes around the reduction's group of 2*256 words (2048 cells) and far from multiples of it.
+    for (const char* path : {"tree", "auto"}) {
+        const EngineOptions o = with_params({{"reduction", path}});
+        // Sizes around the reduction's groups (256 words of 4 cells, 1024 groups) and far from multiples.
         for (auto [w, h] : std::vector<std::pair<std::int64_t, std::int64_t>>{
-                 {1, 1}, {1, 1000}, {1000, 1}, {17, 5}, {64, 32}, {2048, 1}, {2049, 3}, {1031, 517}}) {
+                 {1, 1}, {1, 1000}, {1000, 1}, {17, 5}, {64, 32}, {2048, 1}, {2049, 3}, {1031, 517}, {4099, 1031}}) {
             for (double density : {0.0, 0.3, 1.0}) {
                 SCOPED_TRACE(std::to_string(w) + "x" + std::to_string(h) + " density " + std::to_string(density));
-                auto e = create_engine("opencl:local-strided", BoardSpec{w, h, Topology::torus, Rule::life()});
+                auto e = create_engine("opencl:halo-tile-strided", BoardSpec{w, h, Topology::torus, Rule::life()}, o);
                 const auto cells = random_cells(w, h, 9, density);
                 e->write_region(Box{0, 0, w, h}, cells.data());
                 EXPECT_EQ(e->population(), count(cells));
             }
         }
-        auto e = create_engine("opencl:naive", BoardSpec{5, 5, Topology::torus, Rule::life()});
-        const std::string used = opencl::details(*e)->reduction;
-        if (path == opencl::Reduction::tree) EXPECT_EQ(used, "tree");
+        auto e = create_engine("opencl:naive", BoardSpec{5, 5, Topology::torus, Rule::life()}, o);
+        const std::string used = property<std::string>(e->describe(), "reduction");
+        if (std::string(path) == "tree") EXPECT_EQ(used, "tree");
         else EXPECT_TRUE(used == "tree" || used == "work-group" || used == "sub-group") << used;
     }
 }
 
 TEST_F(OpenCL, CollectiveReductionWhereTheDeviceHasIt) {
     const auto devices = opencl::list_devices();
-    auto e0 = create_engine("opencl:naive", BoardSpec{1, 1, Topology::torus, Rule::life()});
-    const std::string device = opencl::details(*e0)->device;
+    const std::string device = create_engine("opencl:naive", BoardSpec{1, 1, Topology::torus, Rule::life()})->describe().device;
     const opencl::DeviceDescription* d = nullptr;
     for (const auto& dev : devices)
-        if (device == std::to_string(dev.platform) + ":" + std::to_string(dev.device) + " " + dev.name) d = &dev;
-    ASSERT_NE(d, nullptr);
-    for (auto [path, supported] : {std::pair{opencl::Reduction::work_group, d->work_group_collectives},
-                                   std::pair{opencl::Reduction::sub_group, d->sub_groups}}) {
-        opencl::Tuning t = saved_;
-        t.reduction = path;
-        opencl::set_tuning(t);
-        auto e = create_engine("opencl:naive", BoardSpec{1031, 517, Topology::torus, Rule::life()});
-        const auto cells = random_cells(1031, 517, 3);
-        e->write_region(Box{0, 0, 1031, 517}, cells.data());
-        if (supported) {
-            EXPECT_EQ(e->population(), count(cells));
-            EXPECT_EQ(opencl::details(*e)->reduction, opencl::to_string(path));
-        } else {
+        if (device == dev.id() + " " + dev.name) d = &dev;
+    ASSERT_NE(d, nullptr) << device;
+    for (auto [path, supported] : {std::pair{"work-group", d->work_group_collectives}, std::pair{"sub-group", d->sub_groups}}) {
+        const EngineOptions o = with_params({{"reduction", path}});
+        const BoardSpec spec{1031, 517, Topology::torus, Rule::life()};
+        if (!supported) {
             // Asked for explicitly on a device without it: a clear runtime error, not a wrong count.
-            EXPECT_THROW(e->population(), RuntimeError);
+            EXPECT_THROW(create_engine("opencl:naive", spec, o), RuntimeError);
+            EXPECT_THROW(create_engine("opencl:bitpacked", spec, o), RuntimeError);
+            continue;
+        }
+        for (const char* kernel : {"opencl:naive", "opencl:bitpacked"}) {
+            auto e = create_engine(kernel, spec, o);
+            const auto cells = random_cells(1031, 517, 3);
+            e->write_region(Box{0, 0, 1031, 517}, cells.data());
+            EXPECT_EQ(e->population(), count(cells));
+            EXPECT_EQ(property<std::string>(e->describe(), "reduction"), path);
         }
     }
 }
@@ -221,7 +228,7 @@ TEST_F(OpenCL, DeviceAndWorkGroupErrors) {
     for (const char* kernel : kKernels) EXPECT_THROW(create_engine(kernel, spec, wg), InputError) << kernel;
     wg.wg_width = 2;
     wg.wg_height = 2;
-    EXPECT_THROW(create_engine("opencl:local", spec, wg), InputError);
+    EXPECT_THROW(create_engine("opencl:halo-tile", spec, wg), InputError);
     wg.wg_height = 0;
     EXPECT_THROW(create_engine("opencl:naive", spec, wg), InputError);
 }
@@ -257,25 +264,234 @@ TEST_F(OpenCL, DevicesDescribeTheirFeatures) {
     }
 }
 
-TEST_F(OpenCL, DetailsReportTheChosenShape) {
+TEST_F(OpenCL, DescribeReportsTheChosenShapeAndStepTimedUsesTheDeviceClock) {
     EngineOptions o;
     o.wg_width = 10;
     o.wg_height = 6;
-    auto e = create_engine("opencl:local", BoardSpec{50, 50, Topology::torus, Rule::life()}, o);
-    const auto d = opencl::details(*e);
-    ASSERT_TRUE(d);
-    EXPECT_EQ(d->wg_width, 10);
-    EXPECT_EQ(d->wg_height, 6);
-    EXPECT_NE(d->build_options.find("-DTILE_W=8"), std::string::npos) << d->build_options;
+    auto e = create_engine("opencl:halo-tile", BoardSpec{50, 50, Topology::torus, Rule::life()}, o);
+    const auto d = e->describe();
+    EXPECT_EQ(d.name, "opencl:halo-tile");
+    EXPECT_EQ(d.backend, "opencl");
+    EXPECT_EQ(d.wg_width, 10);
+    EXPECT_EQ(d.wg_height, 6);
+    EXPECT_EQ(d.steps_per_launch, 1);
+    EXPECT_NE(property<std::string>(d, "build-options").find("-DTILE_W=8"), std::string::npos);
     auto cpu = create_engine("cpu:reference", BoardSpec{5, 5, Topology::torus, Rule::life()});
-    EXPECT_FALSE(opencl::details(*cpu));
-    EXPECT_FALSE(opencl::timed_step(*cpu, 3));
-    EXPECT_EQ(cpu->generation(), 0);
-    const auto timing = opencl::timed_step(*e, 3);
+    EXPECT_FALSE(cpu->describe().tiles);
+    EXPECT_FALSE(cpu->step_timed(3));  // no device clock: it runs the generations, the caller times them
+    EXPECT_EQ(cpu->generation(), 3);
+    const auto timing = e->step_timed(3);
     ASSERT_TRUE(timing);
     EXPECT_GT(timing->kernel_seconds, 0.0);
     EXPECT_GE(timing->span_seconds, timing->kernel_seconds * 0.999);
     EXPECT_EQ(e->generation(), 3);
+}
+
+const char* const kAllEngines[] = {"opencl:naive", "opencl:halo-tile", "opencl:halo-tile-strided", "opencl:bitpacked"};
+
+TEST_F(OpenCL, OldNamesAreAliases) {
+    for (auto [old_name, name] : {std::pair{"opencl:local", "opencl:halo-tile"},
+                                  std::pair{"opencl:local-strided", "opencl:halo-tile-strided"}}) {
+        const auto info = find_engine(old_name);
+        ASSERT_TRUE(info) << old_name;
+        EXPECT_EQ(info->name, name);
+        auto e = create_engine(old_name, BoardSpec{17, 5, Topology::torus, Rule::life()});
+        EXPECT_EQ(e->name(), name);
+        EXPECT_EQ(e->describe().name, name);
+    }
+}
+
+TEST_F(OpenCL, ParametersAreDeclaredAndValidated) {
+    const BoardSpec spec{17, 5, Topology::torus, Rule::life()};
+    const std::vector<std::pair<std::string, std::vector<std::pair<const char*, std::string>>>> bad = {
+        {"opencl:naive", {{"rule-storage", "local"}, {"rule-storage", "table"}, {"rows", "4"}, {"reduction", "fast"}}},
+        {"opencl:halo-tile", {{"rule-storage", "Local"}, {"activity", "on"}, {"reduction", ""}}},
+        {"opencl:halo-tile-strided", {{"rows", "0"}, {"rows", "65"}, {"rows", "abc"}, {"rows", "8x"}, {"reduction", "Tree"}}},
+        {"opencl:bitpacked", {{"rows", "0"}, {"rows", "33"}, {"activity", "1"}, {"activity", "banana"}, {"rule-storage", "bits"}}},
+    };
+    for (const auto& [engine, cases] : bad)
+        for (const auto& [key, value] : cases) {
+            EngineOptions o;
+            o.params[key] = value;
+            EXPECT_THROW(create_engine(engine, spec, o), InputError) << engine << " " << key << "=" << value;
+        }
+    for (const char* engine : kAllEngines) {
+        const auto info = find_engine(engine);
+        ASSERT_TRUE(info);
+        std::vector<std::string> names;
+        for (const ParameterSpec& p : info->parameters) names.push_back(p.name);
+        EXPECT_NE(std::find(names.begin(), names.end(), "reduction"), names.end()) << engine;
+    }
+    // Messages speak of the engine's options, not of a command line.
+    EngineOptions o;
+    o.wg_width = 2;
+    o.wg_height = 2;
+    try {
+        create_engine("opencl:halo-tile", spec, o);
+        FAIL();
+    } catch (const InputError& e) {
+        EXPECT_EQ(std::string(e.what()).find("--"), std::string::npos) << e.what();
+    }
+}
+
+TEST_F(OpenCL, EnvironmentVariablesAreNotRead) {
+    // What the engines read before they declared parameters: now ignored, whatever the value.
+    const char* vars[] = {"TILELIFE_OPENCL_ROWS", "TILELIFE_OPENCL_ACTIVITY", "TILELIFE_OPENCL_REDUCTION",
+                          "TILELIFE_OPENCL_RULE"};
+    for (const char* v : vars) setenv(v, "3", 1);
+    setenv("TILELIFE_OPENCL_RULE", "local", 1);
+    setenv("TILELIFE_OPENCL_ACTIVITY", "banana", 1);
+    for (const char* engine : kAllEngines) {
+        auto e = create_engine(engine, BoardSpec{40, 40, Topology::torus, Rule::life()});
+        const auto d = e->describe();
+        if (std::string(engine) != "opencl:naive" && std::string(engine) != "opencl:halo-tile") {
+            EXPECT_NE(property<std::int64_t>(d, "rows"), 3) << engine;
+        }
+        if (std::string(engine) == "opencl:bitpacked") {
+            EXPECT_EQ(property<std::string>(d, "activity"), "auto");
+        } else {
+            EXPECT_EQ(property<std::string>(d, "rule-storage"), "bits") << engine;
+        }
+    }
+    for (const char* v : vars) unsetenv(v);
+}
+
+// The tile geometry an engine describes is the one its kernel runs: the work-groups of the launch
+// (global / local size) times the cells each writes cover the board, and one group fewer would not.
+TEST_F(OpenCL, TilesMatchTheLaunchRanges) {
+    struct Case {
+        const char* engine;
+        int wx, wy, k;
+        const char* rows;
+    };
+    const Case cases[] = {
+        {"opencl:naive", 0, 0, 0, nullptr},           {"opencl:naive", 5, 3, 0, nullptr},
+        {"opencl:halo-tile", 0, 0, 0, nullptr},       {"opencl:halo-tile", 7, 4, 0, nullptr},
+        {"opencl:halo-tile-strided", 0, 0, 0, nullptr}, {"opencl:halo-tile-strided", 3, 5, 0, "3"},
+        {"opencl:bitpacked", 0, 0, 0, nullptr},       {"opencl:bitpacked", 0, 0, 7, nullptr},
+        {"opencl:bitpacked", 5, 3, 2, "3"},           {"opencl:bitpacked", 34, 2, 8, "16"},
+    };
+    for (const Case& c : cases)
+        for (auto [w, h] : std::vector<std::pair<std::int64_t, std::int64_t>>{{1, 1}, {37, 29}, {300, 200}, {1000, 77}}) {
+            EngineOptions o;
+            o.wg_width = c.wx;
+            o.wg_height = c.wy;
+            o.steps_per_launch = c.k;
+            if (c.rows) o.params["rows"] = c.rows;
+            SCOPED_TRACE(std::string(c.engine) + " " + std::to_string(w) + "x" + std::to_string(h) + " wg " +
+                         std::to_string(c.wx) + "x" + std::to_string(c.wy));
+            auto e = create_engine(c.engine, BoardSpec{w, h, Topology::torus, Rule::life()}, o);
+            const auto d = e->describe();
+            ASSERT_TRUE(d.tiles);
+            const TileGeometry& t = *d.tiles;
+            if (c.wx) {
+                EXPECT_EQ(d.wg_width, c.wx);
+            }
+            if (c.k) {
+                EXPECT_EQ(d.steps_per_launch, c.k);
+            }
+            EXPECT_EQ(t.origin, (Cell{0, 0}));
+            EXPECT_FALSE(t.text.empty());
+            auto dims = [](const std::string& s) {
+                const auto x = s.find('x');
+                return std::pair<std::int64_t, std::int64_t>{std::stoll(s.substr(0, x)), std::stoll(s.substr(x + 1))};
+            };
+            const auto [gx, gy] = dims(property<std::string>(d, "global-size"));
+            const auto [lx, ly] = dims(property<std::string>(d, "local-size"));
+            EXPECT_EQ(lx, d.wg_width);
+            EXPECT_EQ(ly, d.wg_height);
+            const std::int64_t cols = (w + t.width - 1) / t.width, rows = (h + t.height - 1) / t.height;
+            if (std::string(c.engine) == "opencl:bitpacked") {
+                // One work-group per tile, numbered row by row along dimension 0.
+                EXPECT_EQ(gx / lx, cols * rows);
+                EXPECT_EQ(gy, ly);
+                EXPECT_EQ(property<std::int64_t>(d, "tiles"), cols * rows);
+                EXPECT_EQ(t.width, 32 * (d.wg_width - 2));
+                EXPECT_EQ(t.halo_x, 32);
+                EXPECT_EQ(t.halo_y, d.steps_per_launch);
+                EXPECT_EQ(t.height, d.wg_height * d.cells_per_item / 32 - 2 * d.steps_per_launch);
+            } else {
+                EXPECT_EQ(gx / lx, cols);
+                EXPECT_EQ(gy / ly, rows);
+                EXPECT_EQ(t.width * t.height, static_cast<std::int64_t>(d.wg_width) * d.wg_height * d.cells_per_item -
+                                                  (std::string(c.engine) == "opencl:halo-tile"
+                                                       ? 2 * (d.wg_width + d.wg_height) - 4
+                                                       : 0));
+            }
+            // The board needs its buffers on the device; the host keeps none of it.
+            EXPECT_GE(d.device_bytes, 2 * w * h / (std::string(c.engine) == "opencl:bitpacked" ? 32 : 1));
+            EXPECT_EQ(d.host_bytes, 0);
+        }
+}
+
+// Defaults must fit the device they run on: the work-group within its size, the local memory (the
+// kernel's own __local variables included) within what it has.
+TEST_F(OpenCL, DefaultsFitTheDevice) {
+    const auto devices = opencl::list_devices();
+    for (const char* engine : kAllEngines) {
+        auto e = create_engine(engine, BoardSpec{300, 200, Topology::plane, Rule::life()});
+        const auto d = e->describe();
+        const opencl::DeviceDescription* dev = nullptr;
+        for (const auto& x : devices)
+            if (d.device == x.id() + " " + x.name) dev = &x;
+        ASSERT_NE(dev, nullptr) << d.device;
+        EXPECT_LE(static_cast<std::size_t>(d.wg_width) * d.wg_height, dev->max_work_group_size) << engine;
+        const auto local = property<std::int64_t>(d, "local-bytes");
+        EXPECT_LE(static_cast<std::uint64_t>(local), dev->local_mem_size) << engine;
+        if (std::string(engine) != "opencl:naive") {
+            EXPECT_GT(local, 0) << engine;
+        }
+    }
+}
+
+// Every option set autotuning would try is one the engine accepts, and runs exactly.
+TEST_F(OpenCL, AutotuneCandidatesAreValidAndExact) {
+    for (const char* engine : kAllEngines) {
+        const BoardSpec spec{70, 45, Topology::torus, Rule::life()};
+        const auto candidates = create_engine(engine, spec)->describe().autotune;
+        ASSERT_GE(candidates.size(), 4u) << engine;
+        for (std::size_t i = 0; i < candidates.size(); ++i) {
+            const EngineOptions& o = candidates[i];
+            EXPECT_GT(o.wg_width, 0);
+            EXPECT_GT(o.wg_height, 0);
+            for (std::size_t j = 0; j < i; ++j)
+                EXPECT_FALSE(o.wg_width == candidates[j].wg_width && o.wg_height == candidates[j].wg_height &&
+                             o.params == candidates[j].params && o.steps_per_launch == candidates[j].steps_per_launch)
+                    << engine << " candidate " << i << " repeats " << j;
+            // Building every variant takes PoCL a while: every fifth is run against the reference.
+            if (i % 5 == 0) expect_same(engine, spec.width, spec.height, spec.topology, "B3/S23", {5}, o);
+        }
+    }
+}
+
+TEST_F(OpenCL, TheBackendListsItsDevices) {
+    const auto backends = registered_backends();
+    const auto it = std::find_if(backends.begin(), backends.end(), [](const BackendInfo& b) { return b.name == "opencl"; });
+    ASSERT_NE(it, backends.end());
+    const auto listed = it->devices();
+    const auto devices = opencl::list_devices();
+    ASSERT_EQ(listed.size(), devices.size());
+    for (std::size_t i = 0; i < listed.size(); ++i) {
+        EXPECT_EQ(listed[i].backend, "opencl");
+        EXPECT_EQ(listed[i].id, devices[i].id());
+        EXPECT_EQ(listed[i].name, devices[i].name);
+        EXPECT_EQ(listed[i].type, devices[i].type);
+        EngineDescription as_description;  // property() reads a description's properties
+        as_description.properties = listed[i].properties;
+        EXPECT_EQ(property<std::int64_t>(as_description, "local-memory-bytes"),
+                  static_cast<std::int64_t>(devices[i].local_mem_size));
+        EXPECT_EQ(property<std::int64_t>(as_description, "max-work-group-size"),
+                  static_cast<std::int64_t>(devices[i].max_work_group_size));
+        EXPECT_EQ(property<std::int64_t>(as_description, "compute-units"), devices[i].compute_units);
+        EXPECT_EQ(property<std::string>(as_description, "opencl-c"), devices[i].opencl_c_version);
+        EXPECT_EQ(property<bool>(as_description, "work-group-collectives"), devices[i].work_group_collectives);
+        EXPECT_EQ(property<bool>(as_description, "sub-groups"), devices[i].sub_groups);
+        // The id is what EngineOptions::device takes.
+        EngineOptions o;
+        o.device = listed[i].id;
+        EXPECT_EQ(create_engine("opencl:naive", BoardSpec{4, 4, Topology::torus, Rule::life()}, o)->describe().device,
+                  listed[i].id + " " + listed[i].name);
+    }
 }
 
 // Runs the built tilelife binary; returns (exit code, stdout and stderr).
@@ -323,6 +539,14 @@ TEST_F(OpenCL, CliDevicesAndBench) {
 
     std::tie(rc, out) = cli("bench --backend opencl --kernel local --wg 2x2 --size 16x16 --gens 1");
     EXPECT_EQ(rc, 2) << out;  // an impossible work-group is the user's input error
+
+    // Engine parameters from the command line.
+    std::tie(rc, out) = cli("bench --backend opencl --kernel halo-tile-strided --param rows=3 --size 67x45 --gens 7 --json");
+    ASSERT_EQ(rc, 0) << out;
+    EXPECT_EQ(all_matches(out, "\"cells_per_item\":([0-9]+)"), std::vector<std::string>{"12"}) << out;
+    EXPECT_EQ(all_matches(out, "\"population\":([0-9]+)"), want) << out;
+    std::tie(rc, out) = cli("bench --backend opencl --kernel halo-tile-strided --param rows=0 --size 67x45 --gens 7");
+    EXPECT_EQ(rc, 2) << out;
 }
 
 TEST_F(OpenCL, CliWithoutAnyPlatformExitsOneWithAHint) {

@@ -1,4 +1,4 @@
-// opencl:bitpacked with activity tracking (TILELIFE_OPENCL_ACTIVITY) must equal cpu:reference exactly
+// opencl:bitpacked with activity tracking (parameter activity) must equal cpu:reference exactly
 // while it skips settled tiles: patterns that wake sleeping tiles (a glider hitting a block, a glider
 // through a tile corner, spaceships across many tiles and the torus seam), oscillators whose period
 // does or does not divide 2K (the tracking compares with the board two launches back), writes into
@@ -12,9 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "opencl/api.hpp"
 #include "support/opencl_fixture.hpp"
-#include "opencl/bitpacked.hpp"
 #include "tilelife/builtin.hpp"
 #include "tilelife/engine.hpp"
 #include "tilelife/error.hpp"
@@ -26,35 +24,32 @@ namespace {
 constexpr const char* kEngine = "opencl:bitpacked";
 constexpr int kRows = 8;
 
-class Activity : public testing_support::OpenCLTest {
-protected:
-    void SetUp() override {
-        OpenCLTest::SetUp();
-        if (IsSkipped()) return;
-        opencl::Tuning t = saved_;
-        t.rows_per_item = kRows;
-        opencl::set_tuning(t);
-        if (const char* v = std::getenv("TILELIFE_OPENCL_ACTIVITY")) saved_env_ = v, had_env_ = true;
-        set_mode("on");
-    }
-    void TearDown() override {
-        OpenCLTest::TearDown();
-        if (had_env_) setenv("TILELIFE_OPENCL_ACTIVITY", saved_env_.c_str(), 1);
-        else unsetenv("TILELIFE_OPENCL_ACTIVITY");
-    }
-    static void set_mode(const char* mode) { setenv("TILELIFE_OPENCL_ACTIVITY", mode, 1); }
+class Activity : public testing_support::OpenCLTest {};
 
-    std::string saved_env_;
-    bool had_env_ = false;
-};
-
-// Tiles of 2 words (64 cells) by 16-22 rows: --wg 4xS with 8 rows per work-item, S*8 >= 2K + 16.
-EngineOptions small_tiles(int k) {
+// Tiles of 2 words (64 cells) by 16-22 rows: work-group 4xS with 8 rows per work-item, S*8 >= 2K + 16;
+// activity tracking `mode`.
+EngineOptions small_tiles(int k, const char* mode = "on") {
     EngineOptions o;
     o.steps_per_launch = k;
     o.wg_width = 4;
     o.wg_height = (2 * k + 16 + kRows - 1) / kRows;
+    o.params["rows"] = std::to_string(kRows);
+    o.params["activity"] = mode;
     return o;
+}
+
+// What the engine's description says about its activity tracking.
+struct ActivityCounts {
+    std::string mode;
+    std::uint64_t tiles = 0, last_run = 0;
+    std::int64_t launches = 0, listed_launches = 0;
+};
+ActivityCounts activity_of(const Engine& e) {
+    const EngineDescription d = e.describe();
+    using testing_support::property;
+    return {property<std::string>(d, "activity"), static_cast<std::uint64_t>(property<std::int64_t>(d, "tiles")),
+            static_cast<std::uint64_t>(property<std::int64_t>(d, "tiles-last-launch")),
+            property<std::int64_t>(d, "launches"), property<std::int64_t>(d, "listed-launches")};
 }
 int tile_rows(int k) { return small_tiles(k).wg_height * kRows - 2 * k; }
 
@@ -100,20 +95,12 @@ std::unique_ptr<Engine> expect_same(const BoardSpec& spec, const std::vector<Cel
 // a chunk that ended in a shorter launch, the second launch of K runs every tile).
 std::uint64_t tiles_running_now(Engine& dev, int k) {
     dev.step(3 * k);
-    const auto a = opencl::bitpacked_activity(dev);
-    EXPECT_TRUE(a.has_value());
-    return a ? a->last_run : 0;
+    return activity_of(dev).last_run;
 }
 
 std::string trace(const BoardSpec& spec, int k) {
     return std::to_string(spec.width) + "x" + std::to_string(spec.height) + " " + std::string(to_string(spec.topology)) +
            " K=" + std::to_string(k);
-}
-
-opencl::BitpackedActivity activity_of(const Engine& e) {
-    const auto a = opencl::bitpacked_activity(e);
-    EXPECT_TRUE(a.has_value());
-    return a.value_or(opencl::BitpackedActivity{});
 }
 
 const int kOddAndEven[] = {1, 2, 3, 4, 5, 8};
@@ -216,6 +203,7 @@ TEST_F(Activity, SpaceshipsAcrossManyTilesAndTheSeam) {
     for (int k : {0, 3}) {
         EngineOptions o;
         o.steps_per_launch = k;
+        o.params["activity"] = "on";
         SCOPED_TRACE(trace(spec, k));
         expect_same(spec, cells, {100, 51, 100}, o);
     }
@@ -223,10 +211,9 @@ TEST_F(Activity, SpaceshipsAcrossManyTilesAndTheSeam) {
 
 TEST_F(Activity, TallNeighbourhoodsAcrossSeveralTileRows) {
     // 2-row tiles with K = 8: a tile depends on four tile rows above and below.
-    opencl::Tuning tune = opencl::tuning();
-    tune.rows_per_item = 6;
-    opencl::set_tuning(tune);
     EngineOptions o;
+    o.params["rows"] = "6";
+    o.params["activity"] = "on";
     o.steps_per_launch = 8;
     o.wg_width = 4;
     o.wg_height = 3;  // 18 local rows: 2 tile rows and 8 halo rows each side
@@ -288,7 +275,6 @@ TEST_F(Activity, SoupsSettleExactlyInEveryMode) {
     for (const char* mode : {"on", "auto", "off"})
         for (int k : {1, 3, 4})
             for (Topology t : {Topology::torus, Topology::plane}) {
-                set_mode(mode);
                 const BoardSpec spec{300, 180, t, Rule::life()};
                 SCOPED_TRACE(trace(spec, k) + " " + mode);
                 std::mt19937_64 rng(static_cast<std::uint64_t>(k * 10 + static_cast<int>(t)));
@@ -296,7 +282,7 @@ TEST_F(Activity, SoupsSettleExactlyInEveryMode) {
                 for (std::int64_t y = 40; y < 140; ++y)
                     for (std::int64_t x = 60; x < 240; ++x)
                         if (rng() % 100 < 35) cells.push_back(Cell{x, y});
-                auto dev = expect_same(spec, cells, {5, 95, 300, 600, 201}, small_tiles(k));
+                auto dev = expect_same(spec, cells, {5, 95, 300, 600, 201}, small_tiles(k, mode));
                 const auto a = activity_of(*dev);
                 EXPECT_EQ(a.mode, mode);
                 if (std::string(mode) == "off") EXPECT_EQ(a.listed_launches, 0);
@@ -308,7 +294,6 @@ TEST_F(Activity, AutomaticModeGoesDenseAndBack) {
     // A board full of soup (every tile active) runs dense launches that skip the compare and the
     // list; once the board is cleared but for a blinker, the next look at the list's length brings
     // tracking back. K = 1 gives many launches.
-    set_mode("auto");
     const BoardSpec spec{256, 128, Topology::torus, Rule::life()};
     std::mt19937_64 rng(5);
     std::vector<Cell> soup;
@@ -316,7 +301,7 @@ TEST_F(Activity, AutomaticModeGoesDenseAndBack) {
         for (std::int64_t x = 0; x < 256; ++x)
             if (rng() % 100 < 40) soup.push_back(Cell{x, y});
     auto ref = create_engine("cpu:reference", spec);
-    auto dev = create_engine(kEngine, spec, small_tiles(1));
+    auto dev = create_engine(kEngine, spec, small_tiles(1, "auto"));
     ref->set_cells(soup);
     dev->set_cells(soup);
     ref->step(150);
@@ -340,8 +325,42 @@ TEST_F(Activity, AutomaticModeGoesDenseAndBack) {
 }
 
 TEST_F(Activity, BadModeIsAnInputError) {
-    set_mode("banana");
-    EXPECT_THROW(create_engine(kEngine, BoardSpec{40, 40, Topology::torus, Rule::life()}), InputError);
+    for (const char* mode : {"banana", "1", "0", "ON", ""})
+        EXPECT_THROW(create_engine(kEngine, BoardSpec{40, 40, Topology::torus, Rule::life()}, small_tiles(2, mode)),
+                     InputError)
+            << mode;
+}
+
+// The tiles the engine describes are the ones it runs: a period-3 oscillator astride the boundary
+// between two described tiles keeps exactly those two tiles stamped, so with K = 1 the launches from
+// the list run them and their neighbours: 4 x 3 tiles. Were the boundary elsewhere, it would sit inside
+// one tile and 3 x 3 would run. Torus and plane, default and small shapes.
+TEST_F(Activity, DescribedTilesAreTheTilesThatRun) {
+    const auto pulsar = pattern_cells("pulsar.rle");  // 13x13, period 3
+    std::vector<EngineOptions> shapes = {small_tiles(1)};
+    EngineOptions wide;
+    wide.steps_per_launch = 1;
+    wide.params["activity"] = "on";
+    shapes.push_back(wide);  // the device's default work-group and rows
+    EngineOptions odd = small_tiles(1);
+    odd.wg_width = 5;
+    odd.wg_height = 3;
+    odd.params["rows"] = "7";
+    shapes.push_back(odd);
+    for (const EngineOptions& o : shapes)
+        for (Topology t : {Topology::torus, Topology::plane}) {
+            auto probe = create_engine(kEngine, BoardSpec{64, 64, t, Rule::life()}, o);
+            const TileGeometry tile = probe->describe().tiles.value();
+            // 6 x 5 tiles; the pulsar straddles the vertical boundary between tile columns 2 and 3 in
+            // tile row 2, well away from the tile rows above and below.
+            const BoardSpec spec{6 * tile.width, 5 * tile.height, t, Rule::life()};
+            SCOPED_TRACE(trace(spec, 1) + " tile " + std::to_string(tile.width) + "x" + std::to_string(tile.height));
+            ASSERT_GE(tile.height, 15);
+            const std::vector<Cell> cells = shifted(pulsar, 3 * tile.width - 6, 2 * tile.height + (tile.height - 13) / 2);
+            auto dev = expect_same(spec, cells, {6, 9}, o);
+            EXPECT_EQ(activity_of(*dev).tiles, 30u);
+            for (int i = 0; i < 3; ++i) EXPECT_EQ(tiles_running_now(*dev, 1), 12u) << "round " << i;
+        }
 }
 
 }  // namespace

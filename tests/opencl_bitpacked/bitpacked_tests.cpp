@@ -7,7 +7,6 @@
 #include <string>
 #include <vector>
 
-#include "opencl/api.hpp"
 #include "support/opencl_fixture.hpp"
 #include "tilelife/builtin.hpp"
 #include "tilelife/engine.hpp"
@@ -18,17 +17,11 @@ namespace {
 
 constexpr const char* kEngine = "opencl:bitpacked";
 
-class Bitpacked : public testing_support::OpenCLTest {
-protected:
-    void set_rows(int rows) {
-        opencl::Tuning t = saved_;
-        t.rows_per_item = rows;
-        opencl::set_tuning(t);
-    }
-};
+class Bitpacked : public testing_support::OpenCLTest {};
 
 using testing_support::board_of;
 using testing_support::count;
+using testing_support::property;
 using testing_support::random_cells;
 
 // Runs opencl:bitpacked and cpu:reference from the same random board and compares board,
@@ -38,7 +31,7 @@ void expect_same(std::int64_t w, std::int64_t h, Topology topology, const std::s
                  double density = 0.4) {
     SCOPED_TRACE(std::to_string(w) + "x" + std::to_string(h) + " " + std::string(to_string(topology)) + " " + rule +
                  " K=" + std::to_string(options.steps_per_launch) + " wg " + std::to_string(options.wg_width) + "x" +
-                 std::to_string(options.wg_height) + " rows " + std::to_string(opencl::tuning().rows_per_item));
+                 std::to_string(options.wg_height) + " rows " + options.param("rows", "default"));
     const BoardSpec spec{w, h, topology, parse_rule(rule).rule};
     auto ref = create_engine("cpu:reference", spec);
     auto dev = create_engine(kEngine, spec, options);
@@ -103,8 +96,8 @@ TEST_F(Bitpacked, WorkGroupShapesAndRowsPerItem) {
         int lw, strips, rows, k;
     };
     for (Case c : {Case{3, 5, 2, 2}, Case{4, 3, 3, 4}, Case{34, 2, 16, 8}, Case{8, 4, 32, 32}, Case{16, 9, 8, 32}}) {
-        set_rows(c.rows);
         EngineOptions o = steps(c.k);
+        o.params["rows"] = std::to_string(c.rows);
         o.wg_width = c.lw;
         o.wg_height = c.strips;
         for (Topology t : {Topology::torus, Topology::plane})
@@ -112,12 +105,14 @@ TEST_F(Bitpacked, WorkGroupShapesAndRowsPerItem) {
                      {1, 1}, {17, 5}, {63, 65}, {200, 77}, {257, 3}})
                 expect_same(w, h, t, "B3/S23", {2, 7, 33}, o, static_cast<std::uint64_t>(c.lw * 100 + c.rows));
         auto e = create_engine(kEngine, BoardSpec{40, 40, Topology::torus, Rule::life()}, o);
-        const auto d = opencl::details(*e);
-        ASSERT_TRUE(d);
-        EXPECT_EQ(d->wg_width, c.lw);
-        EXPECT_EQ(d->wg_height, c.strips);
-        EXPECT_EQ(d->cells_per_item, 32 * c.rows);
-        EXPECT_NE(d->build_options.find("-DLW=" + std::to_string(c.lw)), std::string::npos) << d->build_options;
+        const auto d = e->describe();
+        EXPECT_EQ(d.wg_width, c.lw);
+        EXPECT_EQ(d.wg_height, c.strips);
+        EXPECT_EQ(d.cells_per_item, 32 * c.rows);
+        EXPECT_EQ(d.steps_per_launch, c.k);
+        EXPECT_EQ(property<std::int64_t>(d, "rows"), c.rows);
+        const auto opts = property<std::string>(d, "build-options");
+        EXPECT_NE(opts.find("-DLW=" + std::to_string(c.lw)), std::string::npos) << opts;
     }
 }
 
@@ -199,20 +194,21 @@ TEST_F(Bitpacked, OptionsOutOfRangeAreInputErrors) {
     EXPECT_THROW(create_engine(kEngine, spec, o), InputError);  // no room for the halo words
     o.wg_width = 8;
     o.wg_height = 1;
-    set_rows(4);
+    o.params["rows"] = "4";
     EXPECT_THROW(create_engine(kEngine, spec, o), InputError);  // 4 local rows cannot hold 2 x 8 halo rows
     o.wg_width = 4096;
     o.wg_height = 4096;
     EXPECT_THROW(create_engine(kEngine, spec, o), InputError);
-    set_rows(33);
-    EXPECT_THROW(create_engine(kEngine, spec), InputError);
+    EngineOptions rows;
+    rows.params["rows"] = "33";
+    EXPECT_THROW(create_engine(kEngine, spec, rows), InputError);
 }
 
 TEST_F(Bitpacked, TimedStepAdvancesAndReportsDeviceTime) {
     auto e = create_engine(kEngine, BoardSpec{300, 200, Topology::torus, Rule::life()}, steps(4));
     const auto cells = random_cells(300, 200, 5);
     e->write_region(Box{0, 0, 300, 200}, cells.data());
-    const auto timing = opencl::timed_step(*e, 10);  // launches of 4, 4 and 2 generations
+    const auto timing = e->step_timed(10);  // launches of 4, 4 and 2 generations
     ASSERT_TRUE(timing);
     EXPECT_GT(timing->kernel_seconds, 0.0);
     EXPECT_GE(timing->span_seconds, timing->kernel_seconds * 0.999);

@@ -1,9 +1,12 @@
-// Shared by the OpenCL suites: a fixture that skips without a device and restores the engines'
-// tuning, and the board helpers every suite compares with.
+// Shared by the OpenCL suites: a fixture that skips without a device, the board helpers every suite
+// compares with, and reading an engine's description.
 #pragma once
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <utility>
 #include <random>
 #include <vector>
 
@@ -23,11 +26,28 @@ protected:
         } catch (const RuntimeError& e) {
             GTEST_SKIP() << "no OpenCL platform at test time: " << e.what();
         }
-        saved_ = opencl::tuning();
     }
-    void TearDown() override { opencl::set_tuning(saved_); }
-    opencl::Tuning saved_;
 };
+
+// EngineOptions with these parameters (name, value).
+inline EngineOptions with_params(std::initializer_list<std::pair<const char*, std::string>> params,
+                                 EngineOptions o = {}) {
+    for (const auto& [k, v] : params) o.params[k] = v;
+    return o;
+}
+
+// A property of an engine's description; fails the test when it is missing or of another type.
+template <class T>
+T property(const EngineDescription& d, const std::string& name) {
+    for (const auto& [key, value] : d.properties)
+        if (key == name) {
+            if (const T* v = std::get_if<T>(&value)) return *v;
+            ADD_FAILURE() << d.name << ": property " << name << " has another type";
+            return T{};
+        }
+    ADD_FAILURE() << d.name << " describes no property " << name;
+    return T{};
+}
 
 inline std::vector<std::uint8_t> random_cells(std::int64_t w, std::int64_t h, std::uint64_t seed, double density = 0.4) {
     std::mt19937_64 rng(seed);

@@ -12,7 +12,7 @@
 //
 // counts[slot] must be 0 on entry and ends as the list's length; counts[slot ^ 1] is cleared for the
 // next compaction (the host alternates slots; the tile kernel that read that slot has finished).
-// Needs TORUS (1 torus, 0 plane) like the tile kernel it is built with.
+// Needs TORUS (1 torus, 0 plane) like the tile kernel it is built with, and wg_scan.cl.
 
 // The tiles along one axis (first, count; circular on a torus) whose cells lie within `radius` cells of
 // tile i's cells [i * size, min((i + 1) * size, n)). n cells and `groups` tiles along the axis.
@@ -37,8 +37,8 @@ void neighbour_span(const ulong i, const ulong size, const ulong n, const ulong 
 }
 
 // One work-item per tile, tiles numbered row by row (groups_x per row) as in the tile kernel.
-// tile_w: cells per tile column (32 * tile words), tile_h: rows per tile. The local size must be a
-// power of two; scan holds one uint per work-item.
+// tile_w: cells per tile column (32 * tile words), tile_h: rows per tile. One-dimensional groups of
+// any size; scan holds one uint per work-item.
 __kernel void bitpacked_active_tiles(__global const uint* restrict stamps, const uint stamp, const ulong width,
                                      const ulong height, const ulong tile_w, const ulong tile_h,
                                      const ulong groups_x, const ulong groups_y, const uint radius,
@@ -67,18 +67,12 @@ __kernel void bitpacked_active_tiles(__global const uint* restrict stamps, const
         }
     }
 
-    // Inclusive prefix sum of `active` over the work-group (Hillis-Steele: log2(L) rounds).
-    scan[lid] = active;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint off = 1; off < L; off <<= 1) {
-        const uint v = lid >= off ? scan[lid - off] : 0;
-        barrier(CLK_LOCAL_MEM_FENCE);
-        scan[lid] += v;
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
+    // Compaction: each active tile's place in the group's part of the list is its inclusive prefix
+    // sum (wg_scan.cl) less one; the group's last work-item reserves the part with one atomic.
+    const uint incl = wg_scan_inclusive_add_uint(active, scan);
     __local uint base;
-    if (lid == L - 1) base = scan[lid] ? atomic_add(&counts[slot], scan[lid]) : 0;
+    if (lid == L - 1) base = incl ? atomic_add(&counts[slot], incl) : 0;
     if (t == 0) counts[slot ^ 1u] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (active) list[base + scan[lid] - 1] = (uint)t;
+    if (active) list[base + incl - 1] = (uint)t;
 }

@@ -24,7 +24,8 @@
 //
 // Build-time defines: TORUS (1 torus, 0 plane), LW (words per local row, >= 3), ROWS (rows per
 // work-item, 1..32), BIRTH and SURVIVAL (9-bit masks: bit n = born / survives with n neighbours),
-// LIFE (1: B3/S23, the specialised matcher). Indices into global memory are 64-bit.
+// LIFE (1: B3/S23, the specialised matcher). Indices into global memory are 64-bit. Built after
+// board.cl (wrap_index, clear_words); the population comes from population.cl.
 
 #if !defined(TORUS) || !defined(LW) || !defined(ROWS) || !defined(BIRTH) || !defined(SURVIVAL)
 #error "TORUS, LW, ROWS, BIRTH and SURVIVAL must be defined"
@@ -34,15 +35,6 @@
 #endif
 
 #define TW (LW - 2)
-
-// v mod n for v near the board (one add or subtract), any v otherwise.
-long wrap_near(long v, long n) {
-    if (v >= 0 && v < n) return v;
-    if (v < 0 && v >= -n) return v + n;
-    if (v >= n && v < 2 * n) return v - n;
-    v %= n;
-    return v < 0 ? v + n : v;
-}
 
 #if TORUS
 // 32 bits of row `row` starting at cell p (< width); bits past the row's last word are 0.
@@ -59,10 +51,10 @@ uint bits_from(__global const uint* row, ulong p, ulong nwords) {
 uint board_word(__global const uint* src, ulong pitch, ulong width, ulong height, ulong nwords, long j,
                        long y) {
 #if TORUS
-    __global const uint* row = src + (ulong)wrap_near(y, (long)height) * pitch;
-    if ((width & 31) == 0) return row[wrap_near(j, (long)nwords)];
+    __global const uint* row = src + (ulong)wrap_index(y, (long)height) * pitch;
+    if ((width & 31) == 0) return row[wrap_index(j, (long)nwords)];
     // The seam is inside a word: cell 32j + i is board cell (32j + i) mod W, taken in runs.
-    ulong p = (ulong)wrap_near(j * 32, (long)width);
+    ulong p = (ulong)wrap_index(j * 32, (long)width);
     uint out = 0, filled = 0;
     while (filled < 32) {
         const ulong n = min((ulong)(32 - filled), width - p);
@@ -265,28 +257,4 @@ __kernel void life_bitpacked_time_tile(__global const uint* restrict src, __glob
                   stamps, compare, stamp, &changed);
         barrier(CLK_LOCAL_MEM_FENCE);  // the next tile overwrites the local copy and the flag
     }
-}
-
-// Population: per-word popcounts, summed per work-item over a grid-stride range, then a
-// local-memory tree per work-group (the local size must be a power of two); the host adds the
-// groups' counts. Padding and tail bits are 0, so every set bit is a live cell.
-__kernel void bitpacked_population(__global const uint* restrict words, const ulong count,
-                                   __global ulong* restrict partial, __local ulong* restrict scratch) {
-    const uint lid = get_local_id(0), L = get_local_size(0);
-    ulong s = 0;
-    for (ulong i = get_global_id(0); i < count; i += get_global_size(0)) s += popcount(words[i]);
-    scratch[lid] = s;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint stride = L / 2; stride > 0; stride /= 2) {
-        if (lid < stride) scratch[lid] += scratch[lid + stride];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    if (lid == 0) partial[get_group_id(0)] = scratch[0];
-}
-
-// Zeroes n words (a new board, both buffers). A kernel rather than clEnqueueFillBuffer, whose stores
-// Oclgrind's uninitialised-value tracking does not see.
-__kernel void bitpacked_clear(__global uint* restrict words, const ulong n) {
-    const ulong i = get_global_id(0);
-    if (i < n) words[i] = 0;
 }

@@ -1,4 +1,4 @@
-// Shared by the cell kernels. Everything that does not change during a run is a build-time define
+// Shared by the byte-per-cell kernels (built after board.cl). Everything that does not change during a run is a build-time define
 // (runtime specialisation: the host compiles one program per rule, topology and tile shape):
 //   TORUS         1: both edges wrap; 0: plane, cells outside the board are dead
 //   RULE_BITS     18-bit rule: bit (9*alive + n) set means the cell lives next generation with n
@@ -40,27 +40,3 @@ __constant uchar rule_table[18] = {
 #define RULE_LOCAL_DECLARE
 #define RULE_LOCAL_COPY(lid, count)
 #endif
-
-// v mod n in [0, n). Tile halos lie at most one tile past the edge, so one add or subtract is
-// almost always enough; only tiles larger than a tiny torus need the (slow, 64-bit) modulo.
-long wrap_index(long v, long n) {
-    if (v < 0) v += n;
-    else if (v >= n) v -= n;
-    if (v < 0 || v >= n) {
-        v %= n;
-        if (v < 0) v += n;
-    }
-    return v;
-}
-
-// The cell at (x, y), which may lie outside the board: wrapped on a torus, dead on a plane.
-// Used for tile halos only; interior tiles read the board directly.
-uchar cell_at(__global const uchar* cells, long x, long y, ulong width, ulong height, ulong pitch) {
-#if TORUS
-    x = wrap_index(x, (long)width);
-    y = wrap_index(y, (long)height);
-#else
-    if (x < 0 || y < 0 || x >= (long)width || y >= (long)height) return 0;
-#endif
-    return cells[(ulong)y * pitch + (ulong)x];
-}

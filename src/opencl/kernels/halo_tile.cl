@@ -1,4 +1,4 @@
-// local ("halo tile", Intel's SLM_BEST): a work-group of (TILE_W+2) x (TILE_H+2) work-items covers a
+// halo-tile (Intel's SLM_BEST): a work-group of (TILE_W+2) x (TILE_H+2) work-items covers a
 // TILE_W x TILE_H tile of the board plus its one-cell halo. Every work-item loads exactly one cell
 // (its own position, halo included) into local memory; after one barrier the inner TILE_W x TILE_H
 // work-items compute their cell from local memory only, and the halo work-items are done.

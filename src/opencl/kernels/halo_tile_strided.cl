@@ -1,7 +1,7 @@
-// local-strided (Intel's SLM_GOOD, made wide): a work-group of WG_X x WG_Y work-items loads its tile
-// plus halo into local memory cooperatively - every work-item loads words i = lid, lid + group size,
-// ... until the tile is in - then, after one barrier, each work-item computes a strip of 4 cells x
-// ROWS rows. Why this shape beats one byte per work-item:
+// halo-tile-strided (Intel's SLM_GOOD, made wide): a work-group of WG_X x WG_Y work-items loads its
+// tile plus halo into local memory cooperatively (tile_load.cl: every work-item loads words i = lid,
+// lid + group size, ... until the tile is in) - then, after one barrier, each work-item computes a
+// strip of 4 cells x ROWS rows. Why this shape beats one byte per work-item:
 //   - cells travel as 32-bit words (4 cells): a quarter of the load/store instructions, and 32-bit
 //     local accesses by neighbouring work-items hit distinct banks (bytes would share banks);
 //   - the four cells of a word are summed together, byte-wise in one uint (SIMD within a register:
@@ -31,21 +31,6 @@ uint row_sum(uint l, uint c, uint r) {
     return c + ((c << 8) | (l >> 24)) + ((c >> 8) | (r << 24));
 }
 
-// Four cells starting at x (a multiple of 4, possibly outside the board) for tiles at the edge:
-// a whole word when all four are on the board (most of an edge tile), else cell by cell with the
-// topology applied.
-uint word_at(__global const uchar* src, long x, long y, ulong width, ulong height, ulong pitch) {
-#if TORUS
-    y = wrap_index(y, (long)height);
-#else
-    if (y < 0 || y >= (long)height) return 0;
-#endif
-    if (x >= 0 && x + 4 <= (long)width) return ((__global const uint*)src)[((ulong)y * pitch + (ulong)x) / 4];
-    return (uint)cell_at(src, x, y, width, height, pitch) | (uint)cell_at(src, x + 1, y, width, height, pitch) << 8 |
-           (uint)cell_at(src, x + 2, y, width, height, pitch) << 16 |
-           (uint)cell_at(src, x + 3, y, width, height, pitch) << 24;
-}
-
 // Rule per lane: index = 9*alive + neighbours = (3x3 sum) + 8*alive, at most 17.
 #define LANE_NEXT(idx, k) ((uint)RULE_LOOKUP(((idx) >> (8 * (k))) & 0xffu) << (8 * (k)))
 
@@ -63,34 +48,8 @@ void life_halo_tile_strided(__global const uchar* restrict src, __global uchar* 
     // no wrapping. The condition is the same for the whole group, so the branch does not diverge.
     const bool interior =
         x0 >= 4 && y0 >= 1 && x0 + TILE_W + 4 <= (long)width && y0 + TILE_H + 1 <= (long)height;
-    // Word i = lid, lid + GROUP_SIZE, ... of the local tile is local row j, column c. Stepping by
-    // GROUP_SIZE moves (j, c) by a compile-time amount, so no division or 64-bit multiply per word.
-    const uint dj = GROUP_SIZE / LW, dc = GROUP_SIZE % LW;
-    uint j = lid / LW, c = lid % LW;
-    if (interior) {
-        __global const uint* words = (__global const uint*)src;
-        const ulong wpitch = pitch / 4;
-        ulong row = (ulong)(y0 - 1 + (long)j) * wpitch + (ulong)(x0 - 4) / 4;  // word index of (j, 0)
-        for (uint i = lid; i < LW * LH; i += GROUP_SIZE) {
-            tile[i] = words[row + c];
-            c += dc;
-            row += dj * wpitch;
-            if (c >= LW) {
-                c -= LW;
-                row += wpitch;
-            }
-        }
-    } else {
-        for (uint i = lid; i < LW * LH; i += GROUP_SIZE) {
-            tile[i] = word_at(src, x0 - 4 + 4 * (long)c, y0 - 1 + (long)j, width, height, pitch);
-            c += dc;
-            j += dj;
-            if (c >= LW) {
-                c -= LW;
-                ++j;
-            }
-        }
-    }
+    // The cooperative load (tile_load.cl): one halo word left and right, one halo row above and below.
+    wg_load_byte_tile(tile, LW, LH, src, x0 - 4, y0 - 1, width, height, pitch, interior, lid, GROUP_SIZE);
     RULE_LOCAL_COPY(lid, GROUP_SIZE)
     barrier(CLK_LOCAL_MEM_FENCE);
 

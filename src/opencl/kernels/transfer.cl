@@ -1,12 +1,6 @@
-// Board transfers done by kernels rather than by clEnqueueFillBuffer / clEnqueueWriteBufferRect, so
-// that every byte of a board is written by the device in one way (and checkers such as Oclgrind,
-// which track kernel stores, see the board as initialised).
-
-// Zeroes n 32-bit words (a new board: cells and the padding after each row).
-__kernel void clear_words(__global uint* restrict words, const ulong n) {
-    const ulong i = get_global_id(0);
-    if (i < n) words[i] = 0;
-}
+// Board transfers done by a kernel rather than by clEnqueueWriteBufferRect, so that every byte of a
+// board is written by the device in one way (and checkers such as Oclgrind, which track kernel stores,
+// see the board as initialised; new boards are zeroed by board.cl's clear_words).
 
 // Copies a box_w x box_h block of host cells (uploaded contiguously to `staging`) to (x0, y0) of the
 // board, turning any non-zero byte into 1: the kernels add cells byte-wise and need exactly 0 or 1.

@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# The distributed engine on a machine with several GPUs (docs/distributed.md, "Measured"): build,
+# exactness, strong scaling, the exchange's cost, the largest board. One call of the lent machine:
+#   bash bench/mpi-gpu.sh CARRY OUT
+# CARRY holds debs/ (Debian's Open MPI, bench/mpi-env.sh), ocl/ (the OpenCL kit: setup-opencl.sh
+# and its debs) and src/ (these sources). OUT receives summary.txt (one line per run),
+# results.jsonl (tilelife-mpi-bench's JSON, one object per run), log.txt and build.log.
+# GPUS=n (default: nvidia-smi's count); LIMIT=seconds per run (default 150);
+# ONLY="name ..." runs only those sections (smoke cli strong sweep four cpu parts largest); SMOKE=1 runs
+# the same on small boards (to try the script on a machine without GPUs).
+set -u
+CARRY=$(cd "$1" && pwd)
+OUT=$2
+mkdir -p "$OUT"
+exec > >(tee -a "$OUT/log.txt") 2>&1
+START=$(date +%s)
+LIMIT=${LIMIT:-150}
+# The two boards of the scaling runs (S1, S2: sizes; G1, G2: generations per timed run) and the
+# width of the largest board; each can be given in the environment (e.g. S2=262144x262144 G2=192).
+if [ "${SMOKE:-0}" = 1 ]; then d=(1024x1024 2048x2048 192 96 4096); else d=(65536x65536 131072x131072 1536 768 1048576); fi
+S1=${S1:-${d[0]}} S2=${S2:-${d[1]}} G1=${G1:-${d[2]}} G2=${G2:-${d[3]}} WIDE=${WIDE:-${d[4]}}
+want() { [ -z "${ONLY:-}" ] || [[ " $ONLY " == *" $1 "* ]]; }
+stamp() { echo "== $* ($(( $(date +%s) - START ))s)"; }
+
+stamp environment
+nvidia-smi --query-gpu=index,name,memory.total,driver_version --format=csv
+nvidia-smi topo -m 2>/dev/null | head -8
+echo "cores $(nproc), $(grep MemTotal /proc/meminfo)"
+GPUS=${GPUS:-$(nvidia-smi -L | wc -l)}
+# The ranks of the scaling runs: one per GPU; on a single GPU two ranks share it (the exchange's
+# costs are then real, the speed-up is not).
+RANKS=${RANKS:-$([ "$GPUS" -ge 2 ] && echo "$GPUS" || echo 2)}
+
+bash "$CARRY/ocl/setup-opencl.sh" > /dev/null || { echo "OpenCL setup failed"; exit 1; }
+export LD_LIBRARY_PATH=/opt/ocl/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+. "$CARRY/src/bench/mpi-env.sh" "$CARRY/debs" /opt/mpi
+
+stamp build
+cmake -S "$CARRY/src" -B /tmp/b -G Ninja -DCMAKE_BUILD_TYPE=Release -DTILELIFE_TESTS=OFF -DTILELIFE_BENCH=OFF \
+  -DOpenCL_INCLUDE_DIR=/opt/ocl/usr/include -DOpenCL_LIBRARY=/opt/ocl/usr/lib/x86_64-linux-gnu/libOpenCL.so \
+  -DMPI_C_COMPILER="$TILELIFE_MPICC" -DMPIEXEC_EXECUTABLE="$TILELIFE_MPIRUN" > "$OUT/build.log" 2>&1 &&
+  ninja -C /tmp/b tilelife_cli tilelife_mpi_bench >> "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+grep "tilelife:" "$OUT/build.log"
+TL=/tmp/b/tilelife
+MB=/tmp/b/tilelife-mpi-bench
+$TL devices | grep -E "platform|device"
+
+# The ranks of a run share the cores.
+threads() { echo $(( $(nproc) / $1 )); }
+mpi() {  # mpi NP PROGRAM ARGS...
+  local np=$1
+  shift
+  OMP_NUM_THREADS=$(threads "$np") timeout "$LIMIT" "$TILELIFE_MPIRUN" -np "$np" --oversubscribe --bind-to none "$@"
+}
+field() { python3 -c "import json,sys; d=json.loads(sys.stdin.read()); print($1)"; }
+# bench NAME NP ARGS...: one tilelife-mpi-bench run on opencl:bitpacked, its JSON kept and summarised.
+bench() {
+  local name=$1 np=$2
+  shift 2
+  local t0=$(date +%s)
+  local json
+  json=$(mpi "$np" "$MB" --engine opencl:bitpacked "$@" 2> "/tmp/$name.err")
+  local rc=$?
+  if [ $rc -ne 0 ] || [ -z "$json" ]; then
+    echo "$name: FAILED rc=$rc: $(tail -c 600 "/tmp/$name.err" | tr '\n' ' ')" | tee -a "$OUT/summary.txt"
+    return
+  fi
+  echo "{\"name\":\"$name\",\"result\":$json}" >> "$OUT/results.jsonl"
+  echo "$json" | field "'%-16s np %d %dx%d ghost %d %s: %7.3f T/s %8.4f ms/gen  check %d/%d wrong  pop %d fp %s  x %.1f us  t %.1f us  %s  (%ds)' % ('$name', d['ranks'], d['width'], d['height'], d['ghost'], d['exchange'], d['cell_updates_per_second']/1e12, d['ms_per_gen'], d['check']['mismatches'], d['check']['cells'], d['population'], d['fingerprint'], d['exchange_seconds']*1e6, d.get('transfer_seconds', 0)*1e6, ' '.join('[%s %d rows: read %.3f mpi %.3f write %.3f agree %.3f]' % (r['device'].split(' ')[0], r['rows'], r['read'], r['mpi'], r['write'], r['agree']) for r in d['per_rank']), $(( $(date +%s) - t0 )))" | tee -a "$OUT/summary.txt"
+}
+
+if want smoke; then
+  stamp smoke
+  # Single-copy messages need the kernel's cross-process copies; fall back to copies through shared memory.
+  if ! mpi 2 "$MB" --engine opencl:bitpacked --size 4096x4096 --repeats 1 --gens 96 > /tmp/smoke.json 2> /tmp/smoke.err; then
+    tail -5 /tmp/smoke.err
+    export OMPI_MCA_btl_vader_single_copy_mechanism=none
+    echo "smoke: retrying with btl_vader_single_copy_mechanism=none" | tee -a "$OUT/summary.txt"
+  fi
+  bench smoke 2 --size 4096x4096 --repeats 1 --gens 96
+fi
+
+if want cli; then
+  stamp cli
+  # mpirun -np N tilelife run on the GPUs against one CPU process: identical files.
+  for job in "random:4000x3000:0.4:7 --topology torus --gens 1000" "random:3001x2003:0.35:8 --topology plane --rule B36/S23 --gens 777"; do
+    $TL run $job --backend cpu -q -o /tmp/cpu.rle
+    for np in 1 2 4; do
+      rm -f /tmp/gpu.rle
+      mpi "$np" $TL run $job --backend opencl --kernel bitpacked -q -o /tmp/gpu.rle
+      if cmp -s /tmp/cpu.rle /tmp/gpu.rle; then r=identical; else r=DIFFERENT; fi
+      echo "cli np $np: tilelife run $job: $r to the CPU's file" | tee -a "$OUT/summary.txt"
+    done
+  done
+  mpi "$RANKS" $TL run random:4000x3000:0.4:7 --topology torus --gens 1000 --backend opencl | tee -a "$OUT/summary.txt"
+fi
+
+if want strong; then
+  stamp strong scaling
+  for n in 1 $RANKS; do bench strong-${S1%%x*} "$n" --size $S1 --gens $G1 --warmup 96 --repeats 5 --exchanges 20; done
+  for n in 1 $RANKS; do bench strong-${S2%%x*} "$n" --size $S2 --gens $G2 --warmup 96 --repeats 5 --exchanges 20; done
+fi
+
+if want sweep; then
+  stamp ghost rows and the byte exchange
+  for g in 12 48 192 384; do bench ghost$g-${S1%%x*} "$RANKS" --size $S1 --ghost $g --gens $G1 --warmup 96 --repeats 3 --exchanges 20 --no-fingerprint; done
+  bench bytes-${S1%%x*} "$RANKS" --size $S1 --bytes --gens $G1 --warmup 96 --repeats 3 --exchanges 20 --no-fingerprint
+fi
+
+if want four; then
+  stamp twice as many ranks as GPUs
+  bench ranks$((2 * RANKS))-${S1%%x*} $((2 * RANKS)) --size $S1 --gens $G1 --warmup 96 --repeats 3 --exchanges 20
+fi
+
+if want cpu; then
+  stamp cpu:bitpacked ranks on the host cores
+  # The same board on 1, 2 and 4 ranks sharing the host's cores (threads = cores / ranks), dense.
+  for n in 1 2 4; do bench cpu-$n "$n" --engine cpu:bitpacked --param activity=off --size ${S1%%x*}x$(( ${S1%%x*} / 4 )) --gens 384 --warmup 32 --repeats 3 --exchanges 20; done
+fi
+
+if want parts; then
+  stamp the exchange in parts
+  ompi_info --param btl vader --level 9 2>/dev/null | grep -i "single_copy_mechanism\"" | head -2
+  # The device transfers alone (one rank: its own PCIe link, nothing shared), then two ranks on
+  # CPU engines (the messages, with CPU-side reads and writes), then the whole exchange.
+  quick="--gens 96 --repeats 1 --check-gens 0 --no-fingerprint --ghost 96"
+  for s in $S1 $S2; do bench parts-gpu1-${s%%x*} 1 --size $s $quick --transfers 50; done
+  for w in ${S1%%x*} ${S2%%x*}; do
+    bench parts-mpi-$w 2 --engine cpu:bitpacked --param activity=off --size ${w}x4096 $quick --transfers 50 --exchanges 50
+    OMPI_MCA_btl_vader_single_copy_mechanism=none bench parts-mpicopy-$w 2 --engine cpu:bitpacked --param activity=off --size ${w}x4096 $quick --exchanges 50
+  done
+  bench parts-gpu2-${S1%%x*} 2 --size $S1 $quick --transfers 50 --exchanges 50
+fi
+
+if want largest; then
+  stamp largest boards
+  for n in 1 $([ "$GPUS" -ge 2 ] && echo "$GPUS"); do bench largest "$n" --size ${WIDE}x1 --largest --gens 192 --repeats 2 --largest-step 2048; done
+fi
+stamp done

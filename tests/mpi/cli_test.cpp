@@ -1,0 +1,143 @@
+// `mpirun -np N tilelife run ...` against the same command without MPI on cpu:reference: output
+// files, one report from rank 0, bad input, checkpoints resumed on another number of ranks.
+#include <regex>
+
+#include "support/test_support.hpp"
+
+namespace tilelife {
+namespace {
+
+using test::read_text;
+using test::run_command;
+using test::shell_quote;
+using test::TempDir;
+
+std::string cli() { return shell_quote(TILELIFE_CLI); }
+std::string mpirun(int n) {
+    return std::string("env " TILELIFE_MPI_ENV " ") + shell_quote(TILELIFE_MPIEXEC) + " -np " + std::to_string(n) + " --oversubscribe --bind-to none " + cli();
+}
+
+int count_lines(const std::string& text, const std::string& prefix) {
+    int n = 0;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) n += line.rfind(prefix, 0) == 0;
+    return n;
+}
+
+// The RLE body (header and comments dropped), which holds every cell.
+std::string cells_of(const std::string& rle_path) {
+    std::istringstream in(read_text(rle_path));
+    std::string out;
+    for (std::string line; std::getline(in, line);)
+        if (!line.empty() && line[0] != '#') out += line + "\n";
+    return out;
+}
+
+struct Job {
+    std::string args;  // pattern and options, without -o
+    std::string name;
+};
+
+// Each job on 1..4 ranks (cpu:bitpacked per rank) gives the file that cpu:reference gives alone.
+TEST(MpiCli, RunMatchesOneProcess) {
+    TempDir tmp;
+    const std::vector<Job> jobs = {
+        {"random:61x47:0.4:3 --topology torus --gens 100", "torus"},
+        {"random:70x33:0.35:4 --topology plane --rule B36/S23 --gens 77", "plane"},
+        {"random:9x5:0.5:5 --topology torus --rule B0123478/S01234678 --gens 31", "b0"},
+        {TILELIFE_SOURCE_DIR "/patterns/glider.rle --topology torus --size 30x23 --gens 500", "glider"},
+    };
+    for (const Job& j : jobs) {
+        const std::string want = tmp / (j.name + "-ref.rle");
+        const auto ref = run_command(cli() + " run " + j.args + " --backend cpu --kernel reference -q -o " + want);
+        ASSERT_EQ(ref.exit_code, 0) << ref.err;
+        for (int n = 1; n <= 4; ++n) {
+            const std::string got = tmp / (j.name + "-" + std::to_string(n) + ".rle");
+            const auto r = run_command(mpirun(n) + " run " + j.args + " -q -o " + got);
+            ASSERT_EQ(r.exit_code, 0) << j.name << " on " << n << " ranks: " << r.err;
+            EXPECT_EQ(cells_of(got), cells_of(want)) << j.name << " on " << n << " ranks";
+            EXPECT_EQ(read_text(got), read_text(want)) << j.name << " on " << n << " ranks";
+        }
+    }
+}
+
+// Only rank 0 prints; the report is the usual one.
+TEST(MpiCli, OneReport) {
+    const auto r = run_command(mpirun(3) + " run random:40x40:0.3:1 --topology torus --gens 20");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(count_lines(r.out, "population"), 1) << r.out;
+    EXPECT_EQ(count_lines(r.out, "engine          mpi:") + count_lines(r.out, "engine          cpu:"), 1) << r.out;
+    const auto js = run_command(mpirun(2) + " run random:40x40:0.3:1 --topology torus --gens 20 --json");
+    ASSERT_EQ(js.exit_code, 0) << js.err;
+    EXPECT_EQ(count_lines(js.out, "{"), 1) << js.out;
+    const auto one = run_command(cli() + " run random:40x40:0.3:1 --topology torus --gens 20 --json");
+    std::smatch a, b;
+    const std::regex pop("\"population\":([0-9]+)");
+    ASSERT_TRUE(std::regex_search(js.out, a, pop));
+    ASSERT_TRUE(std::regex_search(one.out, b, pop));
+    EXPECT_EQ(a[1], b[1]);
+}
+
+// Bad input: exit 2 on every rank, one message (from rank 0).
+TEST(MpiCli, BadInputOneMessageExitTwo) {
+    TempDir tmp;
+    for (const std::string& args : {std::string("run ") + (tmp / "missing.rle"), std::string("run random:10x10 --gens -4"),
+                                    std::string("run random:10x10 --topology torus --kernel nonesuch")}) {
+        const auto r = run_command(mpirun(3) + " " + args);
+        EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;
+        EXPECT_EQ(count_lines(r.err, "tilelife:"), 1) << args << ": " << r.err;
+        EXPECT_EQ(r.out, "") << args;
+    }
+    // Several ranks refuse the unbounded plane; one rank runs it as usual.
+    const auto many = run_command(mpirun(2) + " run " TILELIFE_SOURCE_DIR "/patterns/glider.rle --gens 10");
+    EXPECT_EQ(many.exit_code, 2);
+    EXPECT_EQ(count_lines(many.err, "tilelife: unbounded boards do not run across 2 MPI ranks"), 1) << many.err;
+    const auto one = run_command(mpirun(1) + " run " TILELIFE_SOURCE_DIR "/patterns/glider.rle --gens 10 -q");
+    EXPECT_EQ(one.exit_code, 0) << one.err;
+}
+
+// A checkpoint written on 3 ranks resumes on 2 (and 4) to the same end as one uninterrupted run.
+TEST(MpiCli, CheckpointResumesOnOtherRankCounts) {
+    TempDir tmp;
+    const std::string pattern = "random:57x44:0.4:9 --topology torus --rule B36/S23";
+    const std::string want = tmp / "want.rle";
+    ASSERT_EQ(run_command(cli() + " run " + pattern + " --gens 60 --backend cpu --kernel reference -q -o " + want).exit_code, 0);
+    const std::string ck = tmp / "ck.rle";
+    auto r = run_command(mpirun(3) + " run " + pattern + " --gens 30 --checkpoint " + ck + " --every 7 -q");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(read_text(ck).find("#CXRLE Pos="), std::string::npos);
+    EXPECT_NE(read_text(ck).find("Gen=28"), std::string::npos) << read_text(ck).substr(0, 200);
+    for (int n : {2, 4}) {
+        const std::string got = tmp / ("got" + std::to_string(n) + ".rle");
+        r = run_command(mpirun(n) + " run --resume " + ck + " --gens 60 -q -o " + got);
+        ASSERT_EQ(r.exit_code, 0) << r.err;
+        EXPECT_EQ(cells_of(got), cells_of(want)) << n << " ranks";
+    }
+}
+
+// OpenCL per rank (PoCL on CPUs here), when the build and the machine have it.
+TEST(MpiCli, OpenCLRanks) {
+    const auto devices = run_command(cli() + " devices");
+    if (devices.exit_code != 0 || devices.out.find("device 0:0") == std::string::npos) GTEST_SKIP() << "no OpenCL device";
+    TempDir tmp;
+    const std::string args = "random:83x51:0.4:2 --topology torus --gens 45";
+    const std::string want = tmp / "want.rle", got = tmp / "got.rle";
+    ASSERT_EQ(run_command(cli() + " run " + args + " --backend cpu --kernel reference -q -o " + want).exit_code, 0);
+    const auto r = run_command(mpirun(2) + " run " + args + " --backend opencl --kernel bitpacked -q -o " + got);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(cells_of(got), cells_of(want));
+}
+
+// Every rank makes its own engine on its own device: a device list whose second entry does not
+// exist fails on rank 1, and rank 0 reports rank 1's error.
+TEST(MpiCli, EveryRankRunsItsBand) {
+    const auto devices = run_command(cli() + " devices");
+    if (devices.exit_code != 0 || devices.out.find("device 0:0") == std::string::npos) GTEST_SKIP() << "no OpenCL device";
+    const auto r = run_command(mpirun(2) + " run random:40x40 --topology torus --backend opencl --device 0:0,7:7 -q");
+    EXPECT_NE(r.exit_code, 0);
+    EXPECT_EQ(count_lines(r.err, "tilelife: rank 1: "), 1) << r.err;
+    EXPECT_EQ(count_lines(r.err, "tilelife:"), 1) << r.err;
+}
+
+}  // namespace
+}  // namespace tilelife

@@ -1,0 +1,363 @@
+// The distributed engine against cpu:reference, run under `mpirun -np N` (N = 1..4, tests/mpi/
+// CMakeLists.txt). Every test is collective: all ranks make the same calls; rank 0 compares.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <random>
+#include <sstream>
+
+#include "mpi/distributed.hpp"
+#ifdef TILELIFE_HAVE_OPENCL
+#include "opencl/api.hpp"
+#endif
+#include "tilelife/builtin.hpp"
+#include "tilelife/error.hpp"
+
+namespace tilelife {
+namespace {
+
+int rank_of() {
+    int r = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &r);
+    return r;
+}
+int size_of() {
+    int s = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &s);
+    return s;
+}
+
+std::vector<std::uint8_t> random_cells(std::int64_t w, std::int64_t h, std::uint64_t seed, double density = 0.4) {
+    std::mt19937_64 rng(seed);
+    std::vector<std::uint8_t> cells(static_cast<std::size_t>(w * h));
+    for (auto& c : cells) c = (rng() >> 11) * (1.0 / 9007199254740992.0) < density ? 1 : 0;
+    return cells;
+}
+
+BoardSpec spec_of(std::int64_t w, std::int64_t h, Topology t, const std::string& rule) {
+    BoardSpec s;
+    s.width = w;
+    s.height = h;
+    s.topology = t;
+    s.rule = parse_rule(rule).rule;
+    return s;
+}
+
+std::vector<std::uint8_t> whole(const Engine& e) {
+    const Box b = e.extent();
+    std::vector<std::uint8_t> out(static_cast<std::size_t>(b.width * b.height));
+    e.read_region(b, out.data());  // collective for the distributed engine; filled on rank 0
+    return out;
+}
+
+// "" when equal, else where the first difference is.
+std::string first_difference(const std::vector<std::uint8_t>& want, const std::vector<std::uint8_t>& got, std::int64_t w) {
+    if (want.size() != got.size()) return "sizes differ";
+    for (std::size_t k = 0; k < want.size(); ++k)
+        if ((want[k] != 0) != (got[k] != 0)) {
+            std::ostringstream s;
+            s << "cell (" << static_cast<std::int64_t>(k) % w << ", " << static_cast<std::int64_t>(k) / w << "): expected "
+              << int(want[k] != 0);
+            return s.str();
+        }
+    return "";
+}
+
+bool opencl_available() {
+#ifdef TILELIFE_HAVE_OPENCL
+    try {
+        return find_engine("opencl:bitpacked") && !opencl::list_devices().empty();
+    } catch (const std::exception&) {
+    }
+#endif
+    return false;
+}
+
+struct Case {
+    std::int64_t w, h;
+    Topology topology;
+    std::string rule;
+    std::string engine = "cpu:bitpacked";
+    std::int64_t ghost = 0;
+    bool packed = true;
+    std::string text() const {
+        std::ostringstream s;
+        s << engine << " " << w << "x" << h << " " << to_string(topology) << " " << rule << " ghost " << ghost
+          << (packed ? "" : " bytes") << " on " << size_of() << " ranks";
+        return s.str();
+    }
+};
+
+// Runs the case in chunks of generations, comparing the whole board and the population after each.
+void check(const Case& c, const std::vector<std::int64_t>& chunks, std::uint64_t seed = 7) {
+    SCOPED_TRACE(c.text());
+    const bool root = rank_of() == 0;
+    const BoardSpec spec = spec_of(c.w, c.h, c.topology, c.rule);
+    mpi::DistributedOptions d;
+    d.ghost_rows = c.ghost;
+    d.packed = c.packed;
+    mpi::DistributedEngine e(c.engine, spec, {}, MPI_COMM_WORLD, d);
+    if (c.ghost > 0 && e.layout().active >= 2) {
+        // Bands thinner than the ghost rows asked for cap them.
+        std::int64_t thinnest = c.h;
+        for (int r = 0; r < e.layout().active; ++r) thinnest = std::min(thinnest, e.layout().rows(r));
+        EXPECT_EQ(e.ghost_rows(), std::min(c.ghost, thinnest));
+    }
+    const auto cells = random_cells(c.w, c.h, seed);
+    e.write_region(Box{0, 0, c.w, c.h}, cells.data());
+    std::unique_ptr<Engine> ref;
+    if (root) {
+        ref = create_engine("cpu:reference", spec);
+        ref->write_region(Box{0, 0, c.w, c.h}, cells.data());
+    }
+    std::int64_t gen = 0;
+    for (std::int64_t n : chunks) {
+        e.step(n);
+        gen += n;
+        const auto got = whole(e);
+        const std::int64_t pop = e.population();
+        EXPECT_EQ(e.generation(), gen);
+        if (!root) continue;
+        ref->step(n);
+        const auto want = whole(*ref);
+        EXPECT_EQ(first_difference(want, got, c.w), "") << "after " << gen << " generations";
+        EXPECT_EQ(pop, ref->population()) << "after " << gen << " generations";
+    }
+}
+
+TEST(Layout, BandsCoverTheBoardInOrder) {
+    if (rank_of() != 0) return;
+    for (std::int64_t h : {1, 2, 3, 5, 7, 16, 17, 100, 101})
+        for (int ranks : {1, 2, 3, 4, 7}) {
+            const mpi::Layout l = mpi::make_layout(10, h, ranks);
+            EXPECT_EQ(l.active, std::min<std::int64_t>(ranks, h));
+            std::int64_t next = 0, thinnest = h, thickest = 0;
+            for (int r = 0; r < ranks; ++r) {
+                EXPECT_EQ(l.first_row(r), next) << h << " rows, " << ranks << " ranks, rank " << r;
+                for (std::int64_t y = l.first_row(r); y < l.first_row(r) + l.rows(r); ++y) EXPECT_EQ(l.owner(y), r);
+                next += l.rows(r);
+                if (r < l.active) thinnest = std::min(thinnest, l.rows(r)), thickest = std::max(thickest, l.rows(r));
+                else EXPECT_EQ(l.rows(r), 0);
+            }
+            EXPECT_EQ(next, h);
+            EXPECT_LE(thickest - thinnest, 1);
+        }
+}
+
+// Odd sizes (widths off multiples of 64, heights off multiples of the rank count, bands of one
+// row), both bounded topologies, several rules including B0 and S-only ones, several ghost depths.
+TEST(Distributed, MatchesReferenceOnOddBoards) {
+    const std::vector<std::string> rules = {"B3/S23", "B36/S23", "B2/S", "B0123478/S01234678", "B/S1234", "B3678/S34678"};
+    const std::vector<std::pair<std::int64_t, std::int64_t>> sizes = {{1, 1}, {1, 9}, {9, 1}, {5, 3}, {13, 7},
+                                                                      {31, 17}, {64, 5}, {65, 33}, {100, 41}, {130, 67}};
+    int k = 0;
+    for (const auto& [w, h] : sizes)
+        for (Topology t : {Topology::torus, Topology::plane})
+            for (std::int64_t ghost : {0, 1, 3}) {
+                const Case c{w, h, t, rules[static_cast<std::size_t>(k++) % rules.size()], "cpu:bitpacked", ghost};
+                check(c, {1, 2, 5, 3, 9, 40});
+            }
+}
+
+// Ghost rows deeper than the bands (capped), an exchange after every generation, and long runs
+// that cross the seams hundreds of times.
+TEST(Distributed, BandsThinnerThanTheGhostRows) {
+    check(Case{37, 5, Topology::torus, "B3/S23", "cpu:bitpacked", 8}, {1, 7, 8, 9, 30});
+    check(Case{37, 6, Topology::plane, "B36/S23", "cpu:bitpacked", 40}, {3, 50});
+    check(Case{70, 9, Topology::torus, "B0123478/S01234678", "cpu:bitpacked", 100}, {13, 51});
+}
+
+TEST(Distributed, LongRunsExchangeHundredsOfTimes) {
+    check(Case{67, 61, Topology::torus, "B3/S23", "cpu:bitpacked", 1}, {1, 99, 200, 400});
+    check(Case{129, 45, Topology::plane, "B3/S23", "cpu:bitpacked", 4}, {700});
+}
+
+// A glider on a small torus crosses every band seam and both torus seams many times.
+TEST(Distributed, GliderCrossesTheTorusSeams) {
+    const bool root = rank_of() == 0;
+    const BoardSpec spec = spec_of(23, 19, Topology::torus, "B3/S23");
+    mpi::DistributedEngine e("cpu:bitpacked", spec, {}, MPI_COMM_WORLD, {2, true});
+    const std::vector<Cell> glider = {{1, 0}, {2, 1}, {0, 2}, {1, 2}, {2, 2}};
+    e.set_cells(root ? glider : std::vector<Cell>{});
+    auto ref = create_engine("cpu:reference", spec);
+    ref->set_cells(glider);
+    for (int round = 0; round < 12; ++round) {
+        e.step(37);
+        ref->step(37);
+        const auto got = e.live_cells();
+        EXPECT_EQ(e.population(), 5);
+        if (root) {
+            EXPECT_EQ(got, ref->live_cells()) << "after " << e.generation();
+        }
+    }
+    // 4 * 23 * 19 generations bring it back to where it started.
+    e.step(4 * 23 * 19 - e.generation());
+    const auto back = e.live_cells();
+    if (root) {
+        EXPECT_EQ(back, glider);
+    }
+}
+
+TEST(Distributed, CpuReferencePerRankAndByteExchange) {
+    check(Case{41, 29, Topology::torus, "B36/S23", "cpu:reference", 3}, {1, 4, 20});
+    check(Case{41, 29, Topology::plane, "B3/S23", "cpu:bitpacked", 3, false}, {1, 4, 20});
+    check(Case{200, 30, Topology::torus, "B2/S", "cpu:bitpacked", 5, false}, {11});
+}
+
+TEST(Distributed, OpenCLBitpackedPerRank) {
+    if (!opencl_available()) GTEST_SKIP() << "no OpenCL device";
+    check(Case{97, 45, Topology::torus, "B3/S23", "opencl:bitpacked", 0}, {1, 10, 30});
+    check(Case{65, 33, Topology::plane, "B36/S23", "opencl:bitpacked", 5}, {3, 17});
+}
+
+// Writes between steps (partial rows across seams), sparse access, regions, single cells.
+TEST(Distributed, RegionsAndCellsBetweenSteps) {
+    const bool root = rank_of() == 0;
+    for (Topology t : {Topology::torus, Topology::plane}) {
+        SCOPED_TRACE(std::string(to_string(t)));
+        const BoardSpec spec = spec_of(75, 43, t, "B3/S23");
+        mpi::DistributedEngine e("cpu:bitpacked", spec, {}, MPI_COMM_WORLD, {3, true});
+        auto ref = create_engine("cpu:reference", spec);
+        auto cells = random_cells(75, 43, 11);
+        e.write_region(Box{0, 0, 75, 43}, cells.data());
+        ref->write_region(Box{0, 0, 75, 43}, cells.data());
+        e.step(5);
+        ref->step(5);
+        // A box across every band seam, and one at the right edge.
+        const Box box{7, 2, 30, 39}, edge{60, 20, 15, 23};
+        const auto patch = random_cells(box.width, box.height, 12, 0.6), patch2 = random_cells(edge.width, edge.height, 13);
+        e.write_region(box, patch.data());
+        ref->write_region(box, patch.data());
+        e.step(4);
+        ref->step(4);
+        e.write_region(edge, patch2.data());
+        ref->write_region(edge, patch2.data());
+        const std::vector<Cell> extra = {{74, 42}, {0, 0}, {40, 21}, {3, 30}, {40, 22}, {41, 21}};
+        e.set_cells(root ? extra : std::vector<Cell>{});
+        ref->set_cells(extra);
+        e.step(9);
+        ref->step(9);
+        const auto got = whole(e);
+        const Box some{10, 5, 50, 30};
+        std::vector<std::uint8_t> part(root ? 50 * 30 : 0), want_part(50 * 30);
+        e.read_region(some, part.data());
+        ref->read_region(some, want_part.data());
+        const auto listed = e.live_cells_in(Box{-5, 8, 40, 100});  // partly outside the board
+        const bool cell = e.get_cell(40, 21);
+        const std::int64_t pop = e.population();
+        if (!root) continue;
+        EXPECT_EQ(first_difference(whole(*ref), got, 75), "");
+        EXPECT_EQ(part, want_part);
+        EXPECT_EQ(listed, ref->live_cells_in(Box{-5, 8, 40, 100}));
+        EXPECT_EQ(cell, ref->get_cell(40, 21));
+        EXPECT_EQ(pop, ref->population());
+    }
+}
+
+// A checkpoint taken from one distributed engine continues on another with other ghost rows.
+TEST(Distributed, CheckpointAndResume) {
+    const bool root = rank_of() == 0;
+    const BoardSpec spec = spec_of(90, 57, Topology::torus, "B36/S23");
+    const auto cells = random_cells(90, 57, 21);
+    auto ref = create_engine("cpu:reference", spec);
+    ref->write_region(Box{0, 0, 90, 57}, cells.data());
+    ref->step(150);
+    std::vector<Cell> saved;
+    {
+        mpi::DistributedEngine a("cpu:bitpacked", spec, {}, MPI_COMM_WORLD, {5, true});
+        a.write_region(Box{0, 0, 90, 57}, cells.data());
+        a.step(60);
+        saved = a.live_cells();  // on rank 0
+    }
+    mpi::DistributedEngine b("cpu:bitpacked", spec, {}, MPI_COMM_WORLD, {2, true});
+    b.set_cells(saved);
+    b.step(90);
+    const auto got = b.live_cells();
+    if (root) {
+        EXPECT_EQ(got, ref->live_cells());
+    }
+}
+
+// Bad arguments fail alike on every rank; a failure on one rank reaches every rank.
+TEST(Distributed, FailuresReachEveryRank) {
+    EXPECT_THROW(mpi::DistributedEngine("cpu:nonesuch", spec_of(10, 10, Topology::torus, "B3/S23"), {}, MPI_COMM_WORLD),
+                 InputError);
+    EXPECT_THROW(mpi::DistributedEngine("cpu:bitpacked", spec_of(10, 10, Topology::unbounded, "B3/S23"), {},
+                                        MPI_COMM_WORLD),
+                 InputError);
+    EngineOptions bad;
+    bad.params["simd"] = "sse9";
+    EXPECT_THROW(mpi::DistributedEngine("cpu:bitpacked", spec_of(10, 10, Topology::torus, "B3/S23"), bad, MPI_COMM_WORLD),
+                 InputError);
+    mpi::DistributedEngine e("cpu:bitpacked", spec_of(20, 16, Topology::plane, "B3/S23"), {}, MPI_COMM_WORLD);
+    EXPECT_THROW(e.write_region(Box{0, 10, 20, 7}, nullptr), std::out_of_range);
+    // Only the last rank writes outside its band: every rank hears of it.
+    const int last = e.layout().active - 1;
+    std::vector<std::uint64_t> words(2, 0);
+    const bool outside = rank_of() == last;
+    try {
+        e.write_owned_rows_packed(outside ? e.owned_first() + e.owned_rows() : e.owned_first(), outside ? 1 : 0, words.data());
+        ADD_FAILURE() << "no error on rank " << rank_of();
+    } catch (const std::out_of_range& err) {
+        if (last != 0) {
+            EXPECT_NE(std::string(err.what()).find("rank " + std::to_string(last) + ":"), std::string::npos) << err.what();
+        }
+    }
+    // Cells outside the board, given on rank 0.
+    EXPECT_THROW(e.set_cells(rank_of() == 0 ? std::vector<Cell>{{20, 0}} : std::vector<Cell>{}), std::out_of_range);
+    // The engine still works after the failures.
+    e.step(3);
+    EXPECT_EQ(e.population(), 0);
+}
+
+// Led mode: rank 0 drives an ordinary Engine; the others follow.
+TEST(Distributed, LedByRankZero) {
+    const BoardSpec spec = spec_of(51, 39, Topology::torus, "B3/S23");
+    if (rank_of() != 0) {
+        EXPECT_EQ(mpi::follow(MPI_COMM_WORLD), 7);
+        return;
+    }
+    {
+        EXPECT_THROW(mpi::lead("cpu:bitpacked", spec_of(5, 5, Topology::unbounded, "B3/S23"), {}, MPI_COMM_WORLD),
+                     InputError);
+        auto e = mpi::lead("cpu:bitpacked", spec, {}, MPI_COMM_WORLD, {4, true});
+        auto ref = create_engine("cpu:reference", spec);
+        const auto cells = random_cells(51, 39, 5);
+        e->write_region(Box{0, 0, 51, 39}, cells.data());
+        ref->write_region(Box{0, 0, 51, 39}, cells.data());
+        for (std::int64_t n : {1, 6, 33}) {
+            e->step(n);
+            ref->step(n);
+            EXPECT_EQ(e->live_cells(), ref->live_cells());
+            EXPECT_EQ(e->population(), ref->population());
+        }
+        EXPECT_THROW(e->read_region(Box{50, 0, 2, 1}, nullptr), std::out_of_range);
+        e->set_cells({{0, 0}, {50, 38}});
+        ref->set_cells({{0, 0}, {50, 38}});
+        e->step(2);
+        ref->step(2);
+        EXPECT_EQ(whole(*e), whole(*ref));
+    }
+    mpi::release(MPI_COMM_WORLD, 7);
+}
+
+}  // namespace
+}  // namespace tilelife
+
+int main(int argc, char** argv) {
+    int provided = 0;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+    tilelife::register_builtin_engines();
+    ::testing::InitGoogleTest(&argc, argv);
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    // One report: rank 0's (the others' failures show in their exit codes and in rank 0's checks).
+    if (rank != 0) delete ::testing::UnitTest::GetInstance()->listeners().Release(
+        ::testing::UnitTest::GetInstance()->listeners().default_result_printer());
+    const int failed = RUN_ALL_TESTS();
+    int any = 0;
+    MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Finalize();
+    return any;
+}
