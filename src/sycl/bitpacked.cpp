@@ -451,8 +451,10 @@ private:
         a.halo = static_cast<std::uint32_t>(steps_);  // what the tile shape was made for
         a.lw = static_cast<std::uint32_t>(lw_);
         a.strips = static_cast<std::uint32_t>(strips_);
-        a.birth = rule_.birth;
-        a.survival = rule_.survival;
+        for (int v = 0; v < 10; ++v) {
+            a.born[v] = ((rule_.birth >> v) & 1u) ? ~0u : 0u;                 // dead, v live neighbours
+            a.stays[v] = v >= 1 && ((rule_.survival >> (v - 1)) & 1u) ? ~0u : 0u;  // alive, v - 1 neighbours
+        }
         try {
             for (std::int64_t done = 0, count = 0; done < n; ++count) {
                 a.steps = static_cast<std::uint32_t>(std::min<std::int64_t>(steps_, n - done));

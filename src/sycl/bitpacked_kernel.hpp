@@ -44,7 +44,9 @@ struct BitpackedArgs {
     std::uint32_t halo = 1;      // rows above and below the tile (the K the shape was made for)
     std::uint32_t lw = 3;        // words per local row, halo words included
     std::uint32_t strips = 1;    // work-items per local column
-    std::uint32_t birth = 0, survival = 0;
+    // The rule as word masks, made on the host: born[v] / stays[v] is all ones when a dead / live cell
+    // whose 3x3 count (itself included) is v lives next generation, else 0 (v = 0..9).
+    std::uint32_t born[10] = {}, stays[10] = {};
 };
 
 // v mod n: one add or subtract for v near the board, a few more on boards smaller than the tile.
@@ -92,10 +94,14 @@ TILELIFE_INLINE inline void row_sum(std::uint32_t l, std::uint32_t c, std::uint3
     hi = (w & c) | (x & e);
 }
 
+// s ? b : a, bit by bit (one LOP3 on NVIDIA GPUs).
+TILELIFE_INLINE inline std::uint32_t mux(std::uint32_t s, std::uint32_t a, std::uint32_t b) { return (a & ~s) | (b & s); }
+
 // The next state from three rows' sums (a: above, b: own row, d: below) and the cell itself.
 template <bool Life>
-TILELIFE_INLINE inline std::uint32_t next_state(std::uint32_t a0, std::uint32_t a1, std::uint32_t b0, std::uint32_t b1, std::uint32_t d0,
-                                std::uint32_t d1, std::uint32_t alive, std::uint32_t birth, std::uint32_t survival) {
+TILELIFE_INLINE inline std::uint32_t next_state(std::uint32_t a0, std::uint32_t a1, std::uint32_t b0, std::uint32_t b1,
+                                                std::uint32_t d0, std::uint32_t d1, std::uint32_t alive,
+                                                const BitpackedArgs& rule) {
     // Weight-1 planes: a full adder.
     const std::uint32_t x0 = a0 ^ b0;
     const std::uint32_t s0 = x0 ^ d0;
@@ -108,21 +114,18 @@ TILELIFE_INLINE inline std::uint32_t next_state(std::uint32_t a0, std::uint32_t 
     if constexpr (Life) {
         // Count 3 (born, or survives with 2), or 4 while alive (survives with 3). Counts 8 and 9 read
         // as 0 and 1 here (s3 left out) and are dead either way.
-        (void)birth, (void)survival;
+        (void)rule;
         return (~s2 & s1 & s0) | (alive & s2 & ~s1 & ~s0);
     } else {
+        // Any rule: per count v the cell's fate is born[v] or stays[v] by `alive`; the count's bits
+        // select among the ten like a multiplexer tree (s3 set means 8 or 9: s2 = s1 = 0 then).
         const std::uint32_t s3 = a1 & b1 & d1 & k0;
-        // Count v (cell included): born when dead and v in birth; survives when alive and v-1 in survival.
-        const std::uint32_t low[4] = {~s0 & ~s1, s0 & ~s1, ~s0 & s1, s0 & s1};
-        const std::uint32_t high[3] = {~s2 & ~s3, s2 & ~s3, s3};
-        const std::uint32_t lives_alive = survival << 1;
-        std::uint32_t next = 0;
+        std::uint32_t f[10];
 #pragma unroll
-        for (std::uint32_t v = 0; v < 10; ++v) {
-            const std::uint32_t born = 0u - ((birth >> v) & 1u), stays = 0u - ((lives_alive >> v) & 1u);
-            next |= low[v & 3] & high[v >> 2] & ((born & ~alive) | (stays & alive));
-        }
-        return next;
+        for (int v = 0; v < 10; ++v) f[v] = mux(alive, rule.born[v], rule.stays[v]);
+        const std::uint32_t t0 = mux(s0, f[0], f[1]), t1 = mux(s0, f[2], f[3]), t2 = mux(s0, f[4], f[5]);
+        const std::uint32_t t3 = mux(s0, f[6], f[7]), t4 = mux(s0, f[8], f[9]);
+        return mux(s3, mux(s2, mux(s1, t0, t1), mux(s1, t2, t3)), t4);
     }
 }
 
@@ -193,7 +196,7 @@ sycl::event launch_bitpacked(sycl::queue& q, const std::uint32_t* src, std::uint
                 for (int r = 0; r < ROWS; ++r) {
                     if (r + 1 < ROWS) row_sum(left(r + 1), cur[r + 1], right(r + 1), n0, n1);
                     else row_sum(dn_l, dn_c, dn_r, n0, n1);
-                    std::uint32_t nx = next_state<Life>(p0, p1, q0, q1, n0, n1, cur[r], args.birth, args.survival);
+                    std::uint32_t nx = next_state<Life>(p0, p1, q0, q1, n0, n1, cur[r], args);
                     if (masked) nx &= ((rows_in >> r) & 1u) ? col_mask : 0u;
                     cur[r] = nx;
                     p0 = q0, p1 = q1, q0 = n0, q1 = n1;
