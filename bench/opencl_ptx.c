@@ -1,5 +1,5 @@
 /* opencl_ptx: builds OpenCL C files for the first GPU and prints the program binary, which NVIDIA's
- * OpenCL returns as PTX. bench/h100-sycl.sh uses it to put opencl:bitpacked's code beside
+ * OpenCL returns as PTX (with no GPU, the first device's binary). bench/h100-sycl.sh uses it to put opencl:bitpacked's code beside
  * sycl:bitpacked's (docs/sycl.md): ptxas and cuobjdump turn both into SASS.
  *   cc -O2 bench/opencl_ptx.c -lOpenCL -o opencl_ptx
  *   opencl_ptx "-DTORUS=1 -DLW=32 ..." a.cl b.cl > out.ptx
@@ -36,8 +36,11 @@ int main(int argc, char** argv) {
     cl_device_id dev = NULL;
     for (cl_uint p = 0; p < np && !dev; ++p)
         if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_GPU, 1, &dev, NULL) != CL_SUCCESS) dev = NULL;
+    /* No GPU: the first device of any kind (its binary is no PTX, but the build is checked). */
+    for (cl_uint p = 0; p < np && !dev; ++p)
+        if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 1, &dev, NULL) != CL_SUCCESS) dev = NULL;
     if (!dev) {
-        fprintf(stderr, "no OpenCL GPU\n");
+        fprintf(stderr, "no OpenCL device\n");
         return 1;
     }
     int nfiles = argc - 2;
@@ -65,6 +68,8 @@ int main(int argc, char** argv) {
     clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL);
     unsigned char* bin = malloc(size);
     clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL);
+    /* NVIDIA's PTX ends in NUL bytes, which ptxas refuses. */
+    while (size > 0 && bin[size - 1] == 0) --size;
     fwrite(bin, 1, size, stdout);
     return 0;
 }

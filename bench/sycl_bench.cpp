@@ -1,10 +1,15 @@
 // tilelife_sycl_bench: times one engine configuration through the generic engine interface, with the
 // engine parameters the CLI does not expose (`--param reduction=tree`, `--param neighbours=...`), and
-// optionally the population() call. The random board is the one `tilelife bench` makes (same seed,
-// same density), so populations can be compared with its output (e.g. an OpenCL twin on the same
-// machine). Prints one JSON object. Used by bench/h100-sycl.sh and bench/cpu-sycl.sh.
-//   tilelife_sycl_bench ENGINE [--size WxH] [--gens N] [--warmup N] [--topology torus|plane] [--rule R]
-//       [--wg WxH] [--steps-per-launch K] [--device D] [--param KEY=VALUE]... [--population-repeats N]
+// optionally the population() call and a whole run with its transfers. Any registered engine (the
+// OpenCL twins too, in a build that has both backends). The random board is the one `tilelife bench`
+// makes (same seed, same density), so populations can be compared with its output. Prints one JSON
+// object. Used by bench/h100-sycl.sh and bench/cpu-sycl.sh.
+//   tilelife_sycl_bench ENGINE [--size WxH] [--gens N] [--warmup N] [--repeats R] [--topology torus|plane]
+//       [--rule R] [--wg WxH] [--steps-per-launch K] [--device D] [--param KEY=VALUE]...
+//       [--population-repeats N] [--whole-run]
+// --repeats R times R consecutive chunks of N generations and reports the median chunk (all of them
+// in ms_per_generation_all). --whole-run then times, R times on the same engine, what a user's run
+// costs: write the board, N generations, read the whole board back (wall clock, median).
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -50,8 +55,16 @@ std::pair<std::int64_t, std::int64_t> size_of(const std::string& text) {
 std::string json(std::string_view s) {
     std::string out = "\"";
     for (char c : s) {
-        if (c == '"' || c == '\\') out += '\\';
-        out += c;
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if (static_cast<unsigned char>(c) < 0x20) {
+            char u[8];
+            std::snprintf(u, sizeof u, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+            out += u;
+        } else {
+            out += c;
+        }
     }
     return out + "\"";
 }
@@ -73,7 +86,8 @@ int main(int argc, char** argv) {
     CLI::App app{"time one engine configuration (generic interface, engine parameters)"};
     std::string engine, size = "4096x4096", topology = "torus", rule = "B3/S23", wg, device;
     std::int64_t gens = 100, warmup = 5;
-    int steps = 0, population_repeats = 0;
+    int steps = 0, population_repeats = 0, repeats = 1;
+    bool whole_run = false;
     double density = 0.3;
     std::uint64_t seed = 1;
     std::vector<std::string> params;
@@ -89,7 +103,9 @@ int main(int argc, char** argv) {
     app.add_option("--steps-per-launch", steps, "generations per launch");
     app.add_option("--device", device, "device of the engine's backend");
     app.add_option("--param", params, "engine parameter KEY=VALUE (repeatable)");
+    app.add_option("--repeats", repeats, "timed chunks of --gens generations (median)")->check(CLI::PositiveNumber);
     app.add_option("--population-repeats", population_repeats, "time population() this many times (median)");
+    app.add_flag("--whole-run", whole_run, "also time write + generations + read back, --repeats times (median)");
     CLI11_PARSE(app, argc, argv);
     try {
         register_builtin_engines();
@@ -119,10 +135,23 @@ int main(int argc, char** argv) {
         const double write_s = seconds_since(t_write);
         e->step(warmup);
         (void)e->population();
-        const auto t0 = std::chrono::steady_clock::now();
-        const auto timed = e->step_timed(gens);
-        const double wall = seconds_since(t0);
-        const double kernel = timed ? timed->kernel_seconds : wall;
+        // Consecutive chunks of `gens` generations; the median chunk is the figure.
+        struct Chunk {
+            double kernel, span, wall;
+        };
+        std::vector<Chunk> chunks;
+        bool profiled = false;
+        for (int r = 0; r < repeats; ++r) {
+            const auto t0 = std::chrono::steady_clock::now();
+            const auto timed = e->step_timed(gens);
+            const double wall = seconds_since(t0);
+            profiled = timed.has_value();
+            chunks.push_back({timed ? timed->kernel_seconds : wall, timed ? timed->span_seconds : wall, wall});
+        }
+        std::vector<Chunk> sorted = chunks;
+        std::sort(sorted.begin(), sorted.end(), [](const Chunk& a, const Chunk& b) { return a.kernel < b.kernel; });
+        const Chunk mid = sorted[sorted.size() / 2];
+        const double kernel = mid.kernel;
         std::vector<double> pops;
         std::int64_t population = e->population();
         for (int i = 0; i < population_repeats; ++i) {
@@ -131,6 +160,24 @@ int main(int argc, char** argv) {
             pops.push_back(seconds_since(tp));
         }
         std::sort(pops.begin(), pops.end());
+        // A user's whole run: the board in, the generations, the whole board out (the engine and its
+        // kernels already made). Its own median of `repeats`.
+        std::vector<double> whole, whole_write, whole_read;
+        if (whole_run) {
+            std::vector<std::uint8_t> back(board.size());
+            for (int r = 0; r < repeats; ++r) {
+                const auto t0 = std::chrono::steady_clock::now();
+                e->write_region(Box{0, 0, w, h}, board.data());
+                const double wr = seconds_since(t0);
+                e->step(gens);
+                const auto t1 = std::chrono::steady_clock::now();
+                e->read_region(Box{0, 0, w, h}, back.data());
+                whole_read.push_back(seconds_since(t1));
+                whole.push_back(seconds_since(t0));
+                whole_write.push_back(wr);
+            }
+            for (auto* v : {&whole, &whole_write, &whole_read}) std::sort(v->begin(), v->end());
+        }
         const EngineDescription d = e->describe();
         std::ostringstream js;
         js << "{\"engine\":" << json(engine) << ",\"size\":[" << w << "," << h << "],\"topology\":" << json(topology)
@@ -143,13 +190,20 @@ int main(int argc, char** argv) {
         js << "},\"properties\":{";
         first = true;
         for (const auto& [k, v] : d.properties) js << (first ? "" : ",") << json(k) << ":" << value_json(v), first = false;
-        js << "},\"timing\":" << json(timed ? "profiling events" : "wall clock") << ",\"seconds\":" << kernel
-           << ",\"span_seconds\":" << (timed ? timed->span_seconds : wall) << ",\"wall_seconds\":" << wall
-           << ",\"ms_per_generation\":" << kernel * 1e3 / static_cast<double>(gens)
+        js << "},\"timing\":" << json(profiled ? "profiling events" : "wall clock") << ",\"repeats\":" << repeats
+           << ",\"seconds\":" << kernel << ",\"span_seconds\":" << mid.span << ",\"wall_seconds\":" << mid.wall
+           << ",\"ms_per_generation\":" << kernel * 1e3 / static_cast<double>(gens) << ",\"ms_per_generation_all\":[";
+        for (std::size_t i = 0; i < chunks.size(); ++i)
+            js << (i ? "," : "") << chunks[i].kernel * 1e3 / static_cast<double>(gens);
+        js << "]"
            << ",\"cell_updates_per_second\":" << static_cast<double>(w) * static_cast<double>(h) * static_cast<double>(gens) / kernel
            << ",\"population\":" << population << ",\"board_seconds\":" << board_s << ",\"write_seconds\":" << write_s;
         if (!pops.empty())
             js << ",\"population_median_ms\":" << pops[pops.size() / 2] * 1e3 << ",\"population_min_ms\":" << pops.front() * 1e3;
+        if (!whole.empty())
+            js << ",\"whole_run_us\":" << whole[whole.size() / 2] * 1e6 << ",\"whole_run_min_us\":" << whole.front() * 1e6
+               << ",\"whole_write_us\":" << whole_write[whole_write.size() / 2] * 1e6
+               << ",\"whole_read_us\":" << whole_read[whole_read.size() / 2] * 1e6;
         js << "}";
         std::cout << js.str() << std::endl;
         return 0;
