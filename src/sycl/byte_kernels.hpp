@@ -29,12 +29,19 @@ TILELIFE_INLINE inline std::uint8_t rule_next(std::uint32_t bits, std::uint32_t 
     return static_cast<std::uint8_t>((bits >> index) & 1u);
 }
 
-// v mod n in [0, n). Halos lie at most one tile past the edge, so one add or subtract almost always
-// suffices; only tiles larger than a tiny torus loop more. No division: a 64-bit modulo is a
-// subroutine call on GPUs, which keeps the whole kernel's state in local memory.
+// v mod n in [0, n). Halos and tiles lie at most a tile (< 2^17 cells) past the edge, so one add or
+// subtract suffices except on boards smaller than that; there n and v fit 32 bits, and a 32-bit
+// remainder is a few inline instructions. Neither loops nor a 64-bit modulo (a subroutine call on
+// GPUs, which keeps the whole kernel's state in local memory): both cost registers in every kernel
+// that wraps, and registers are occupancy (docs/sycl.md, "What the H100 showed").
 TILELIFE_INLINE inline std::int64_t wrap_index(std::int64_t v, std::int64_t n) {
-    while (v < 0) v += n;
-    while (v >= n) v -= n;
+    if (v < 0) v += n;
+    else if (v >= n) v -= n;
+    if (v < 0 || v >= n) {
+        const auto m = static_cast<std::int32_t>(n);
+        const std::int32_t r = static_cast<std::int32_t>(v) % m;
+        v = r < 0 ? r + m : r;
+    }
     return v;
 }
 
@@ -158,7 +165,9 @@ TILELIFE_INLINE inline std::uint32_t row_sum(std::uint32_t l, std::uint32_t c, s
     return c + ((c << 8) | (l >> 24)) + ((c >> 8) | (r << 24));
 }
 
-// Four cells starting at x (a multiple of 4, possibly outside the board), for tiles at the edge.
+// Four cells starting at x (a multiple of 4, possibly outside the board), for tiles at the edge: the
+// row found once, then cell by cell (a loop kept rolled: this path only runs on the board's rim, and
+// unrolled it raised the whole kernel's register count).
 template <bool Torus>
 TILELIFE_INLINE inline std::uint32_t word_at(const std::uint8_t* src, std::int64_t x, std::int64_t y, const ByteBoard& b) {
     const auto w = static_cast<std::int64_t>(b.width), h = static_cast<std::int64_t>(b.height);
@@ -167,12 +176,20 @@ TILELIFE_INLINE inline std::uint32_t word_at(const std::uint8_t* src, std::int64
     } else {
         if (y < 0 || y >= h) return 0;
     }
-    if (x >= 0 && x + 4 <= w)
-        return reinterpret_cast<const std::uint32_t*>(src)[(static_cast<std::uint64_t>(y) * b.pitch + static_cast<std::uint64_t>(x)) / 4];
-    return static_cast<std::uint32_t>(cell_at<Torus>(src, x, y, b)) |
-           static_cast<std::uint32_t>(cell_at<Torus>(src, x + 1, y, b)) << 8 |
-           static_cast<std::uint32_t>(cell_at<Torus>(src, x + 2, y, b)) << 16 |
-           static_cast<std::uint32_t>(cell_at<Torus>(src, x + 3, y, b)) << 24;
+    const std::uint8_t* row = src + static_cast<std::uint64_t>(y) * b.pitch;
+    if (x >= 0 && x + 4 <= w) return reinterpret_cast<const std::uint32_t*>(row)[static_cast<std::uint64_t>(x) / 4];
+    std::uint32_t v = 0;
+#pragma unroll 1
+    for (int k = 0; k < 4; ++k) {
+        std::int64_t xx = x + k;
+        if constexpr (Torus) {
+            xx = wrap_index(xx, w);
+        } else {
+            if (xx < 0 || xx >= w) continue;
+        }
+        v |= static_cast<std::uint32_t>(row[xx]) << (8 * k);
+    }
+    return v;
 }
 
 // ROWS: the strip length when it is one of the compiled ones (the row loop is then unrolled, as the
