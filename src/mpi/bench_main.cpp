@@ -23,9 +23,6 @@
 #include <vector>
 
 #include "mpi/distributed.hpp"
-#ifdef TILELIFE_HAVE_OPENCL
-#include "opencl/api.hpp"
-#endif
 #include "tilelife/builtin.hpp"
 #include "tilelife/error.hpp"
 
@@ -292,10 +289,7 @@ int run(const Args& a) {
 
     // Every rank's device (OpenCL engines name theirs), gathered as fixed-size text.
     char device[96] = {};
-#ifdef TILELIFE_HAVE_OPENCL
-    if (engine.local_engine())
-        if (const auto det = opencl::details(*engine.local_engine())) std::snprintf(device, sizeof device, "%s", det->device.c_str());
-#endif
+    if (engine.local_engine()) std::snprintf(device, sizeof device, "%s", engine.local_engine()->describe().device.c_str());
     std::vector<char> devices(rank == 0 ? sizeof device * static_cast<std::size_t>(size) : sizeof device);
     MPI_Gather(device, sizeof device, MPI_CHAR, devices.data(), sizeof device, MPI_CHAR, 0, MPI_COMM_WORLD);
 

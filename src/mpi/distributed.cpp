@@ -11,9 +11,6 @@
 
 #include "mpi/support.hpp"
 #include "tilelife/error.hpp"
-#ifdef TILELIFE_HAVE_OPENCL
-#include "opencl/api.hpp"
-#endif
 
 namespace tilelife::mpi {
 namespace {
@@ -53,13 +50,6 @@ std::string device_for_rank(const std::string& backend, const std::string& given
     try {
         for (const BackendInfo& b : registered_backends())
             if (b.name == backend && b.devices) all = b.devices();
-#ifdef TILELIFE_HAVE_OPENCL
-        // The OpenCL part lists its devices itself where it does not register a lister.
-        if (all.empty() && backend == "opencl")
-            for (const opencl::DeviceDescription& d : opencl::list_devices())
-                all.push_back(DeviceInfo{"opencl", std::to_string(d.platform) + ":" + std::to_string(d.device), d.name,
-                                         d.type, {}});
-#endif
     } catch (const std::exception&) {
         return given;  // no device at all: creating the engine says so
     }
