@@ -213,6 +213,10 @@ const std::vector<SeedKernel>& seed_kernels() {
         {"opencl:naive", "no_local", "no local (naive)", {{16, 16}}, 27485},
         {"opencl:local", "local", "local (halo tile)", {{18, 18}, {16, 16}}, 18159},
         {"opencl:local-strided", "local_strided", "local-strided", {}, 0},
+        // The SYCL forms of the same kernels (the tutorial's hierarchical kernel with its 16x16 groups).
+        {"sycl:hierarchical", "sycl_hierarchical", "sycl hierarchical", {{16, 16}}, 0},
+        {"sycl:halo-tile", "sycl_local", "sycl halo tile", {{18, 18}, {16, 16}}, 0},
+        {"sycl:halo-tile-strided", "sycl_local_strided", "sycl halo-tile-strided", {}, 0},
     };
     return k;
 }
@@ -374,10 +378,14 @@ void bench(BenchArgs a, int& exit_code) {
     if (a.seed_setup) {
         a.size = "160x160";
         a.gens = "500";
+        // The seed's kernels on every device backend of this build, or on the one --backend names.
+        const std::string only = a.choice.backend == "cpu" ? std::string() : a.choice.backend + ":";
         if (a.choice.kernel.empty())
             for (const SeedKernel& k : seed_kernels())
-                if (engine_exists(k.engine)) a.choice.kernel += (a.choice.kernel.empty() ? "" : ",") + std::string(k.engine);
-        if (a.choice.kernel.empty()) throw InputError("--seed-setup compares the OpenCL kernels; this build has none");
+                if (engine_exists(k.engine) && std::string_view(k.engine).starts_with(only))
+                    a.choice.kernel += (a.choice.kernel.empty() ? "" : ",") + std::string(k.engine);
+        if (a.choice.kernel.empty())
+            throw InputError("--seed-setup compares the OpenCL (and SYCL) kernels; this build has none");
     }
     const auto [w, h] = parse_size(a.size, "--size");
     const auto topology = parse_topology(a.topology);
