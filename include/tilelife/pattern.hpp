@@ -59,8 +59,11 @@ Pattern parse_pattern(std::string_view text, const std::string& source, const Re
 // Golly-identical RLE text: bounding box of the cells, "#CXRLE Pos=x,y[ Gen=g]" line, header
 // "x = W, y = H, rule = RULE", runs wrapped at 70 characters, "!" at the end.
 std::string format_rle(const std::vector<Cell>& cells, const std::string& rule, std::int64_t generation);
-// The same RLE written from a tree, row by row: never lists the cells or builds a board.
-std::string format_rle_tree(const Quadtree& tree, const std::string& rule, std::int64_t generation);
+// The same RLE written from a tree, row by row: never lists the cells or builds a board. A tree can
+// describe more text than any memory holds (a 2^40-cell square: 2^40 rows): past `max_bytes` of
+// text it stops and throws InputError.
+std::string format_rle_tree(const Quadtree& tree, const std::string& rule, std::int64_t generation,
+                            std::int64_t max_bytes = INT64_MAX);
 // Plaintext .cells: "!Name: NAME" then rows of 'O' and '.', bounding box of the cells.
 std::string format_plaintext(const std::vector<Cell>& cells, const std::string& name);
 // Golly macrocell ([M2]) text, the same bytes as bgolly 3.3 writes for this tree from the second

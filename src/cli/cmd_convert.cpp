@@ -50,7 +50,15 @@ void add_convert(CLI::App& app, int& exit_code) {
             const Quadtree tree = p.tree ? *p.tree : Quadtree::from_cells(p.cells);
             write_file_atomic(*out, format_macrocell(tree, rule, p.generation));
         } else if (format == OutputFormat::rle) {
-            write_file_atomic(*out, p.tree ? format_rle_tree(*p.tree, rule, p.generation) : format_rle(p.cells, rule, p.generation));
+            std::string text;
+            try {
+                // No larger than what tilelife reads back.
+                text = p.tree ? format_rle_tree(*p.tree, rule, p.generation, limits.max_file_bytes)
+                              : format_rle(p.cells, rule, p.generation);
+            } catch (const InputError& e) {
+                throw InputError(*out + ": " + e.what());
+            }
+            write_file_atomic(*out, text);
         } else {
             write_file_atomic(*out, format_plaintext(p.cells, p.name.empty() ? *in : p.name));
         }

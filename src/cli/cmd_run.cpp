@@ -236,10 +236,14 @@ void run(RunArgs a, int& exit_code) {
 
     options.interrupt = &g_stop;
     auto engine = create_run_engine(name, plan.spec, options);  // across the ranks under mpirun
-    if (pattern.tree && plan.cells.empty()) {
-        if (!set_quadtree(*engine, *pattern.tree)) engine->set_cells(pattern.tree->cells());
-    } else {
-        engine->set_cells(plan.cells);
+    try {
+        if (pattern.tree && plan.cells.empty()) {
+            if (!set_quadtree(*engine, *pattern.tree)) engine->set_cells(pattern.tree->cells());
+        } else {
+            engine->set_cells(plan.cells);
+        }
+    } catch (const InputError& e) {
+        throw InputError(source + ": " + e.what());  // e.g. cells beyond the plane cpu:hashlife runs
     }
 
     // GIF frames go straight to the file when the area is fixed; an unbounded run without --region
@@ -306,7 +310,11 @@ void run(RunArgs a, int& exit_code) {
         if (!a.gif.empty()) n = std::min(n, next_frame - done);
         if (!a.checkpoint.empty()) n = std::min(n, next_checkpoint - done);
         const auto c0 = Clock::now();
-        engine->step(n);
+        try {
+            engine->step(n);
+        } catch (const InputError& e) {
+            throw InputError(source + ": " + e.what());  // a run that leaves the plane cpu:hashlife runs
+        }
         const Box e = engine->extent();
         cell_updates += static_cast<double>(n) * static_cast<double>(e.width) * static_cast<double>(e.height);
         done += n;
@@ -366,8 +374,13 @@ void run(RunArgs a, int& exit_code) {
         const std::shared_ptr<const Quadtree> tree = engine->quadtree();
         std::string text;
         if (tree && *out_format != OutputFormat::plaintext) {
-            text = *out_format == OutputFormat::rle ? format_rle_tree(*tree, rule_for_output(plan.spec), gen)
-                                                    : format_macrocell(*tree, rule_for_output(plan.spec), gen);
+            try {
+                text = *out_format == OutputFormat::rle
+                           ? format_rle_tree(*tree, rule_for_output(plan.spec), gen, limits.max_file_bytes)
+                           : format_macrocell(*tree, rule_for_output(plan.spec), gen);
+            } catch (const InputError& e) {
+                throw InputError(a.output + ": " + e.what());
+            }
         } else {
             std::vector<Cell> cells = engine->live_cells();
             for (Cell& c : cells) c = Cell{c.x + plan.golly_offset.x, c.y + plan.golly_offset.y};
