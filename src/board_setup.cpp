@@ -102,7 +102,8 @@ std::string format_board(OutputFormat format, const Engine& engine, const BoardP
     // a huge pattern is never listed.
     if (format == OutputFormat::rle || format == OutputFormat::macrocell)
         if (const auto tree = engine.quadtree(); tree && plan.golly_offset.x == 0 && plan.golly_offset.y == 0)
-            return format == OutputFormat::rle ? format_rle_tree(*tree, meta)
+            // RLE no larger than tilelife reads back (beyond it the tree says: write macrocell).
+            return format == OutputFormat::rle ? format_rle_tree(*tree, meta, ReadLimits{}.max_file_bytes)
                                                : format_macrocell(*tree, meta.rule, meta.generation);
     return format_pattern(format, golly_cells(engine, plan.golly_offset), meta);
 }

@@ -75,8 +75,10 @@ PatternMeta meta_of(const Pattern& pattern);
 // runs wrapped at 70 characters, "!" at the end.
 std::string format_rle(const std::vector<Cell>& cells, const PatternMeta& meta);
 std::string format_rle(const std::vector<Cell>& cells, const std::string& rule, std::int64_t generation);
-// The same RLE written from a tree, row by row: never lists the cells or builds a board.
-std::string format_rle_tree(const Quadtree& tree, const PatternMeta& meta);
+// The same RLE written from a tree, row by row: never lists the cells or builds a board. A tree can
+// describe more text than any memory holds (a 2^40-cell square: 2^40 rows): past `max_bytes` of
+// text it stops and throws InputError.
+std::string format_rle_tree(const Quadtree& tree, const PatternMeta& meta, std::int64_t max_bytes = INT64_MAX);
 // Plaintext .cells: "!Name: NAME", "!Author: A" and "!" comment lines, then rows of 'O' and '.' over
 // the cells' bounding box (no position, rule or generation: the format has none).
 std::string format_plaintext(const std::vector<Cell>& cells, const PatternMeta& meta);

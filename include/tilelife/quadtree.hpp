@@ -68,8 +68,10 @@ public:
         std::int64_t x;
         std::uint8_t bits;
     };
+    // A row can hold astronomically many pieces (a level-60 square of live cells): past `max_pieces`
+    // nonempty 8x8 squares across one band of 8 rows it stops and throws InputError.
     void for_each_row(const std::function<void(std::int64_t y, const std::vector<RowPiece>& pieces)>& row,
-                      const Box* window = nullptr) const;
+                      const Box* window = nullptr, std::size_t max_pieces = SIZE_MAX) const;
     // The live cells (inside `window`), sorted by (y, x). The caller checks population() first
     // when the count might be huge.
     std::vector<Cell> cells(const Box* window = nullptr) const;

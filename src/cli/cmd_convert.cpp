@@ -63,7 +63,11 @@ void add_convert(CLI::App& app, int& exit_code) {
         if (p.tree && target.format == OutputFormat::macrocell)
             file->write(format_macrocell(*p.tree, meta.rule, meta.generation));
         else if (p.tree && target.format == OutputFormat::rle)
-            file->write(format_rle_tree(*p.tree, meta));
+            try {
+                file->write(format_rle_tree(*p.tree, meta, limits.max_file_bytes));  // no larger than tilelife reads back
+            } catch (const InputError& e) {
+                throw InputError(*out + ": " + e.what());
+            }
         else
             file->write(format_pattern(target.format, p.cells, meta));
         file->commit();

@@ -345,10 +345,14 @@ void run(const RunArgs& a, int& exit_code) {
     // are about devices and ranks, not the pattern, so they do not name it.
     auto engine = under_mpirun() ? create_run_engine(job.engine, job.plan.spec, options)
                                  : create_board_engine(job.engine, job.plan, options, s.source);
-    if (const auto& tree = job.pattern.tree; tree && tree->root() != 0 && job.plan.cells.empty()) {
-        if (!set_quadtree(*engine, *tree)) engine->set_cells(tree->cells());
-    } else {
-        engine->set_cells(job.plan.cells);
+    try {
+        if (const auto& tree = job.pattern.tree; tree && tree->root() != 0 && job.plan.cells.empty()) {
+            if (!set_quadtree(*engine, *tree)) engine->set_cells(tree->cells());
+        } else {
+            engine->set_cells(job.plan.cells);
+        }
+    } catch (const InputError& e) {
+        throw InputError(s.source + ": " + e.what());  // e.g. cells beyond the plane cpu:hashlife runs
     }
     job.plan.cells = {};  // the engine has them
     if (output) output->check_growth(*engine, job.gens);
@@ -387,7 +391,13 @@ void run(const RunArgs& a, int& exit_code) {
     const InterruptScope interrupt_scope;
     Progress progress(!a.quiet && !a.json);
     const auto info = find_engine(job.engine);
-    const Stepped stepped = step_with_events(*engine, job.gens, events, progress, info && info->native_unbounded);
+    const Stepped stepped = [&] {
+        try {
+            return step_with_events(*engine, job.gens, events, progress, info && info->native_unbounded);
+        } catch (const InputError& e) {
+            throw InputError(s.source + ": " + e.what());  // a run that leaves the plane cpu:hashlife runs
+        }
+    }();
 
     if (stepped.interrupted) {
         // Stopped cleanly between (or inside) steps: save where we are if asked, write no partial outputs.
@@ -404,7 +414,11 @@ void run(const RunArgs& a, int& exit_code) {
         PatternMeta m = meta_now();
         // A .cells file has nowhere else to say what it is.
         if (m.name.empty() && s.output->format == OutputFormat::plaintext) m.name = s.source;
-        output->write(*engine, job.plan, m);
+        try {
+            output->write(*engine, job.plan, m);
+        } catch (const InputError& e) {
+            throw InputError(s.output->path + ": " + e.what());  // e.g. RLE text too large for a huge tree
+        }
     }
     const EngineDescription description = engine->describe();  // at the end: unbounded boards have grown
     const Report report{s, job, *engine, description, stepped, gif, checkpoints, log};

@@ -139,7 +139,7 @@ Box Quadtree::bounding_box() const {
 }
 
 void Quadtree::for_each_row(const std::function<void(std::int64_t, const std::vector<RowPiece>&)>& row,
-                            const Box* window) const {
+                            const Box* window, std::size_t max_pieces) const {
     if (root_ == 0 || (window && window->empty())) return;
     const std::vector<bool> live = nonempty_nodes(nodes_, root_);
     if (!live[root_]) return;
@@ -195,6 +195,8 @@ void Quadtree::for_each_row(const std::function<void(std::int64_t, const std::ve
                     if (k != 0 && live[k] && overlaps(xk, yh, level - 1)) next.push_back(Item{k, xk});
                 }
             }
+            if (next.size() > max_pieces)
+                throw InputError("a band of rows crosses more than " + std::to_string(max_pieces) + " nonempty squares");
             if (!next.empty()) band(level - 1, yh);
         }
     };

@@ -121,16 +121,43 @@ std::string format_rle(const std::vector<Cell>& input, const PatternMeta& meta) 
     return out;
 }
 
-std::string format_rle_tree(const Quadtree& tree, const PatternMeta& meta) {
+std::string format_rle_tree(const Quadtree& tree, const PatternMeta& meta, std::int64_t max_bytes) {
     const Box box = tree.bounding_box();
     std::string out;
     rle_preamble(out, box, meta);
     if (box.empty()) return out;
+    // Refused at once when the text is certainly too large: every row holding a live cell costs at
+    // least 2 bytes, and a square has at least as many such rows as the taller of its halves' own
+    // (a bound computed in one pass: children come before parents).
+    {
+        std::vector<std::uint64_t> rows(tree.nodes().size() + 1, 0);
+        for (Quadtree::Index i = 1; i <= tree.nodes().size(); ++i) {
+            const Quadtree::Node& n = tree.node(i);
+            if (n.level == Quadtree::leaf_level) {
+                for (int r = 0; r < 8; ++r) rows[i] += ((n.bits >> (8 * r)) & 0xffu) != 0;
+            } else {
+                const auto& k = n.kids;
+                rows[i] = std::min<std::uint64_t>(std::max(rows[k[0]], rows[k[1]]) + std::max(rows[k[2]], rows[k[3]]),
+                                                  std::uint64_t{1} << 62);
+            }
+        }
+        if (rows[tree.root()] > static_cast<std::uint64_t>(max_bytes / 2))
+            throw InputError("its RLE text would be over " + std::to_string(max_bytes >> 20) + " MiB (at least " +
+                             std::to_string(rows[tree.root()]) + " rows of live cells); write macrocell (.mc) instead");
+    }
     // The runs of format_rle above, from the tree's rows: a run of live cells may cross pieces, so
     // it is only written when a dead cell (or the row's end) closes it.
     RunWriter w(out);
     std::int64_t row = box.y;
+    const auto too_large = [&] {
+        return InputError("its RLE text is over " + std::to_string(max_bytes >> 20) + " MiB; write macrocell (.mc) instead");
+    };
+    // The bands of pieces are bounded too: a row can cross 2^57 nonempty squares. 2^20 of them (a
+    // band of rows over 8 million cells wide, nearly all live) take 16 MiB to list.
+    const std::size_t max_pieces = static_cast<std::size_t>(std::clamp<std::int64_t>(max_bytes / 64, 1 << 16, 1 << 20));
+    try {
     tree.for_each_row([&](std::int64_t y, const std::vector<Quadtree::RowPiece>& pieces) {
+        if (static_cast<std::int64_t>(out.size()) > max_bytes) throw too_large();
         if (y != row) w.put(y - row, '$');
         row = y;
         std::int64_t col = box.x, run_start = 0, run_end = 0;  // [run_start, run_end): pending live run
@@ -159,7 +186,12 @@ std::string format_rle_tree(const Quadtree& tree, const PatternMeta& meta) {
             if (run_start > col) w.put(run_start - col, 'b');
             w.put(run_end - run_start, 'o');
         }
-    });
+    }, nullptr, max_pieces);
+    } catch (const InputError&) {
+        throw InputError("a band of its rows crosses more than " + std::to_string(max_pieces) +
+                         " nonempty 8x8 squares (too wide to list as RLE); write macrocell (.mc) instead");
+    }
+    if (static_cast<std::int64_t>(out.size()) > max_bytes) throw too_large();
     w.put(1, '!');
     out += '\n';
     return out;
