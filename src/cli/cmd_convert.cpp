@@ -2,6 +2,7 @@
 // position (RLE "#CXRLE Pos"), rule, generation, name, authors and comments.
 #include "cli/commands.hpp"
 #include "cli/outputs.hpp"
+#include "cli/modules.hpp"
 #include "image/image.hpp"
 #include "tilelife/error.hpp"
 #include "tilelife/output_file.hpp"
@@ -36,8 +37,11 @@ void add_convert(CLI::App& app, int& exit_code) {
 #endif
         // The output is opened (or probed) before the input is read.
         std::optional<OutputFile> file;
-        if (image) check_output_path(*out);
-        else file.emplace(*out, target.gzip ? OutputFile::Compression::gzip : OutputFile::Compression::none);
+        if (image) {
+            check_output_path(*out);
+            (void)image_module();  // a missing module fails before the input is read
+        } else
+            file.emplace(*out, target.gzip ? OutputFile::Compression::gzip : OutputFile::Compression::none);
         const Pattern p = read_pattern(*in, read_limits_for(default_memory_budget()));
         if (image) {
             // The pattern's own frame (the RLE header's box) and every live cell, black on white.
