@@ -97,6 +97,18 @@ std::vector<Cell> golly_cells(const Engine& engine, Cell golly_offset) {
 
 std::string format_board(OutputFormat format, const Engine& engine, const BoardPlan& plan, PatternMeta meta) {
     meta.rule = rule_for_output(plan.spec);
+    // A bounded board is written from its rows as bits (bit-packed engines hand over their words):
+    // no list of cells, 16 bytes each, for a dense board. Unbounded boards can be huge and sparse
+    // (a gun's glider stream): their live cells are listed.
+    if (plan.spec.topology != Topology::unbounded &&
+        (format == OutputFormat::rle || format == OutputFormat::plaintext)) {
+        const Box e = engine.extent();
+        const PackedRows rows{e.width, e.height, Cell{e.x + plan.golly_offset.x, e.y + plan.golly_offset.y},
+                              [&engine, e](std::int64_t y, std::int64_t n, std::uint64_t* words) {
+                                  engine.read_rows_packed(e.y + y, n, words);
+                              }};
+        return format == OutputFormat::rle ? format_rle(rows, meta) : format_plaintext(rows, meta);
+    }
     return format_pattern(format, golly_cells(engine, plan.golly_offset), meta);
 }
 

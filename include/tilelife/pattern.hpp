@@ -2,6 +2,7 @@
 // and "random:WxH[:density[:seed]]") and writing (RLE, plaintext), kept apart from simulation.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -70,6 +71,20 @@ std::string format_rle(const std::vector<Cell>& cells, const std::string& rule, 
 // the cells' bounding box (no position, rule or generation: the format has none).
 std::string format_plaintext(const std::vector<Cell>& cells, const PatternMeta& meta);
 std::string format_plaintext(const std::vector<Cell>& cells, const std::string& name);
+
+// A board's rows as bits, for writing it without listing its cells: read(y, rows, words) fills rows
+// [y, y + rows) of the width x height board, ceil(width / 64) words per row, cell x at bit x % 64 of
+// word x / 64, bits past the width 0 (Engine::read_rows_packed's layout). `origin` is where the
+// board's top-left cell goes in the file.
+struct PackedRows {
+    std::int64_t width = 0, height = 0;
+    Cell origin;
+    std::function<void(std::int64_t y, std::int64_t rows, std::uint64_t* words)> read;
+};
+// The same text as format_rle / format_plaintext of the board's live cells (moved by `origin`),
+// written from the rows a band at a time: memory for the text and one band, not for the cells.
+std::string format_rle(const PackedRows& rows, const PatternMeta& meta);
+std::string format_plaintext(const PackedRows& rows, const PatternMeta& meta);
 
 // Output formats: pattern files and board images.
 enum class OutputFormat { rle, plaintext, macrocell, png };
