@@ -288,7 +288,8 @@ struct Board {
     BoardSpec spec;
     std::int64_t base_generation = 0;  // the pattern's own generation (#CXRLE Gen, macrocell #G)
     Cell golly_offset;                 // engine coordinate + offset = Golly's coordinate
-    std::string name;                  // for .cells output
+    PatternMeta meta;                  // the loaded pattern's name, authors and comments, kept in saves
+    std::string source;                // what it was loaded from (a .cells file's name when it has none)
     std::mutex mutex;                  // one call into the engine at a time (the GIL is released in them)
     std::int64_t chunk = 1;            // generations per engine call while Ctrl+C is watched (step())
 
@@ -453,12 +454,16 @@ struct Board {
         locked([&] { engine->set_cell(x, y, alive); });
     }
 
-    // The board as Golly would write it: Golly's coordinates, the rule with its :T/:P suffix.
-    std::string to_rle() {
-        std::vector<Cell> cells = locked_nogil([&] { return engine->live_cells(); });
-        for (Cell& c : cells) c = Cell{c.x + golly_offset.x, c.y + golly_offset.y};
-        return format_rle(cells, rule_for_output(spec), generation());
+    // The board as `tilelife run -o` writes it (format_board): Golly's coordinates, the rule with its
+    // :T/:P suffix, the generation, and the pattern's name, authors and comments.
+    std::string formatted(OutputFormat format, const std::string& path) {
+        PatternMeta m = meta;
+        m.generation = generation();
+        if (m.name.empty() && format == OutputFormat::plaintext) m.name = source.empty() ? path : source;
+        const BoardPlan plan{spec, {}, golly_offset};
+        return locked_nogil([&] { return format_board(format, *engine, plan, m); });
     }
+    std::string to_rle() { return formatted(OutputFormat::rle, {}); }
 
     void save(const std::string& path) {
         std::string ext = std::filesystem::path(path).extension().string();
@@ -466,28 +471,27 @@ struct Board {
         if (ext != ".rle" && ext != ".cells")
             throw InputError(located(path, 0, (ext.empty() ? std::string("no file extension") : "unsupported extension '" + ext + "'") +
                                                   " for a saved pattern (supported: .rle, .cells)"));
-        std::string text;
-        if (ext == ".rle") {
-            text = to_rle();
-        } else {
-            std::vector<Cell> cells = locked_nogil([&] { return engine->live_cells(); });
-            for (Cell& c : cells) c = Cell{c.x + golly_offset.x, c.y + golly_offset.y};
-            text = format_plaintext(cells, name.empty() ? path : name);
-        }
+        const std::string text = formatted(ext == ".rle" ? OutputFormat::rle : OutputFormat::plaintext, path);
         py::gil_scoped_release release;
         write_file_atomic(path, text);
     }
 };
 
+// A refusal of the engine names `source`, the pattern the board was made for, as the CLI's does.
 std::unique_ptr<Board> make_board(const BoardSpec& spec, const std::string& engine, const EngineOptions& options,
-                                  const std::vector<Cell>& cells) {
+                                  const std::vector<Cell>& cells, const std::string& source = {}) {
     auto b = std::make_unique<Board>();
     b->spec = spec;
     EngineOptions o = options;
     o.interrupt = b->interrupt.get();
     {
         py::gil_scoped_release release;
-        b->engine = create_engine(engine, spec, o);
+        try {
+            b->engine = create_engine(engine, spec, o);
+        } catch (const InputError& e) {
+            if (source.empty()) throw;
+            throw InputError(located(source, 0, e.what()));
+        }
         b->engine->set_cells(cells);
     }
     if (b->bounded()) b->golly_offset = Cell{-(spec.width / 2), -(spec.height / 2)};
@@ -519,13 +523,14 @@ std::unique_ptr<Board> board_from_pattern(Pattern pattern, const std::string& so
     ov.topology = s.topology;
     if (s.size) ov.width = s.size->first, ov.height = s.size->second;
     const std::int64_t generation = pattern.generation;
-    std::string name = pattern.name.empty() ? source : pattern.name;
+    PatternMeta meta = meta_of(pattern);
     BoardPlan plan = plan_board(pattern, std::move(pattern.cells), ov, source);
     const std::string engine = engine_for(s, plan.spec.topology);
-    auto b = make_board(plan.spec, engine, options_for(s, engine), plan.cells);
+    auto b = make_board(plan.spec, engine, options_for(s, engine), plan.cells, source);
     b->base_generation = generation;
     b->golly_offset = plan.golly_offset;
-    b->name = std::move(name);
+    b->meta = std::move(meta);
+    b->source = source;
     return b;
 }
 

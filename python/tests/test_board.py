@@ -1,4 +1,5 @@
 """The Board API: creation, properties, cells and regions as NumPy arrays, Golly's verbs, describe()."""
+import json
 import threading
 
 import numpy as np
@@ -12,7 +13,7 @@ GLIDER = np.array([[1, 0], [2, 1], [0, 2], [1, 2], [2, 2]], dtype=np.int64)
 
 def test_version_and_engines_match_the_cli(cli):
     assert run_cli("--version").stdout.split() == ["tilelife", tilelife.__version__]
-    listed = [line.split()[0] for line in run_cli("engines").stdout.splitlines() if line.strip()]
+    listed = [e["name"] for e in json.loads(run_cli("engines", "--json").stdout)["engines"]]
     engines = tilelife.engines()
     assert [e["name"] for e in engines] == listed
     bitpacked = next(e for e in engines if e["name"] == "cpu:bitpacked")

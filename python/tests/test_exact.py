@@ -104,7 +104,7 @@ def test_saved_files_match_the_cli(tmp_path, cli, engine, pattern, options, gens
     assert b.to_rle() == (tmp_path / "cli.rle").read_text()
     report = json.loads(run_cli("run", source, "--gens", gens, "--json", *cli_args(options)).stdout)
     assert (b.population, b.generation, b.rule, b.topology) == (
-        report["population"], report["generation"], report["rule"], report["topology"])
+        report["population"], report["generation"], report["board"]["rule"], report["board"]["topology"])
 
 
 def test_loaded_board_matches_reference_cell_by_cell():

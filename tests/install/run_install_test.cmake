@@ -105,4 +105,10 @@ endif()
 # The installed CLI runs.
 run(${prefix}/bin/tilelife run ${glider} --gens 4 -o ${WORK_DIR}/glider-4.rle --quiet WHAT "the installed CLI")
 file(READ ${WORK_DIR}/glider-4.rle got)
+# The CLI keeps the pattern's name and comments (#N, #C lines, compared apart).
+string(REGEX MATCHALL "#[NOC] [^\n]*\n" meta "${got}")
+string(REGEX REPLACE "#[NOC] [^\n]*\n" "" got "${got}")
+string(REPLACE ";" "" meta "${meta}")
+expect_equal("installed CLI output's name and comments" "${meta}"
+  "#N Glider\n#C The smallest spaceship: moves one cell diagonally every 4 generations.\n")
 expect_equal("installed CLI output" "${got}" "#CXRLE Pos=1,1 Gen=4\nx = 3, y = 3, rule = B3/S23\nbo$2bo$3o!\n")
