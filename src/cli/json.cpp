@@ -90,13 +90,17 @@ Json engine_info_json(const EngineInfo& info) {
 }
 
 Json pattern_json(const std::string& path, const Pattern& p) {
+    return pattern_json(path, p, static_cast<std::int64_t>(p.cells.size()), p.bounding_box());
+}
+
+Json pattern_json(const std::string& path, const Pattern& p, std::int64_t population, const Box& bounding_box) {
     return Json{{"path", path},
                 {"format", to_string(p.format)},
                 {"name", string_or_null(p.name)},
                 {"rule", p.rule ? Json(parse_rule(*p.rule).to_string()) : Json(nullptr)},
                 {"generation", p.generation},
-                {"population", static_cast<std::int64_t>(p.cells.size())},
-                {"bounding_box", box_json(p.bounding_box())},
+                {"population", population},
+                {"bounding_box", box_json(bounding_box)},
                 {"authors", p.authors},
                 {"comments", p.comments}};
 }

@@ -74,7 +74,9 @@ void Checkpoints::save(const Engine& engine, const BoardPlan& plan, const Checkp
                                       " gens=" + std::to_string(job.gens)};
     for (std::string& c : comments_without_checkpoint(meta.comments)) comments.push_back(std::move(c));
     meta.comments = std::move(comments);
-    write_file_atomic(path_, format_board(OutputFormat::rle, engine, plan, meta));
+    OutputFile file(path_);
+    write_board(OutputFormat::rle, engine, plan, std::move(meta), [&file](std::string_view text) { file.write(text); });
+    file.commit();
 }
 
 GifOutput::GifOutput(std::string path, std::optional<Box> area, int scale, int delay_cs, std::int64_t frames_total,
@@ -157,7 +159,7 @@ void FinalOutput::check_growth(const Engine& engine, std::int64_t gens_left) {
 void FinalOutput::write(const Engine& engine, const BoardPlan& plan, const PatternMeta& meta) {
     if (!image()) {
         const OutputFormat format = target_.format;
-        text_->write(format_board(format, engine, plan, meta));
+        write_board(format, engine, plan, meta, [this](std::string_view text) { text_->write(text); });
         text_->commit();
         return;
     }

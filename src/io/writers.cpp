@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <string>
 
 #include "io/detail.hpp"
@@ -67,8 +68,11 @@ class RunWriter {
 public:
     explicit RunWriter(TextOut& out) : out_(out) {}
     void put(std::int64_t count, char c) {
-        char* p = out_.reserve(32);
-        char* q = p + 1;  // room for a line break before the run
+        // The run is formatted after a line break, then copied with or without it: fixed-size copies
+        // (a few vector moves), no library call per run.
+        char buf[32];
+        buf[0] = '\n';
+        char* q = buf + 1;
         if (count > 1) {
             if (count < 10) {
                 *q++ = static_cast<char>('0' + count);
@@ -76,20 +80,21 @@ public:
                 *q++ = static_cast<char>('0' + count / 10);
                 *q++ = static_cast<char>('0' + count % 10);
             } else {
-                q = std::to_chars(q, q + 24, count).ptr;
+                q = std::to_chars(q, buf + sizeof buf - 1, count).ptr;
             }
         }
         *q++ = c;
-        const auto len = static_cast<std::size_t>(q - (p + 1));
+        const auto len = static_cast<std::size_t>(q - (buf + 1));
+        char* p = out_.reserve(sizeof buf);
         if (line_len_ + len > 70) {
-            *p = '\n';
+            std::memcpy(p, buf, sizeof buf);
             out_.advance(len + 1);
             line_len_ = len;
-            return;
+        } else {
+            std::memcpy(p, buf + 1, sizeof buf - 1);
+            out_.advance(len);
+            line_len_ += len;
         }
-        std::memmove(p, p + 1, len);
-        out_.advance(len);
-        line_len_ += len;
     }
 
 private:
@@ -196,6 +201,9 @@ Box packed_bounding_box(Bands& bands, const PackedRows& rows) {
     return Box{x0, y0, x1 - x0 + 1, y1 - y0 + 1};
 }
 
+// The streaming writers hand their text over in pieces of about this many bytes.
+constexpr std::size_t kChunk = std::size_t{64} << 10;
+
 // Bit k of the index -> byte k of the value (0 or 1): eight cells' characters at once.
 constexpr std::array<std::uint64_t, 256> kSpread = [] {
     std::array<std::uint64_t, 256> t{};
@@ -204,18 +212,6 @@ constexpr std::array<std::uint64_t, 256> kSpread = [] {
             if (b >> k & 1u) t[b] |= std::uint64_t{1} << (8 * k);
     return t;
 }();
-
-// The first position in [from, end) whose bit is `value`, else `end`.
-inline std::int64_t next_bit(const std::uint64_t* w, std::int64_t from, std::int64_t end, bool value) {
-    while (from < end) {
-        std::uint64_t word = w[from / 64];
-        if (!value) word = ~word;
-        word >>= from % 64;
-        if (word) return std::min(end, from + std::countr_zero(word));
-        from = (from / 64 + 1) * 64;
-    }
-    return end;
-}
 
 }  // namespace
 
@@ -260,37 +256,89 @@ std::string format_rle(const std::vector<Cell>& input, const PatternMeta& meta) 
     return out;
 }
 
-std::string format_rle(const PackedRows& rows, const PatternMeta& meta) {
+void write_rle(const PackedRows& rows, const PatternMeta& meta, const TextSink& sink) {
     const std::string rule_text = canonical_rule(meta);
     Bands bands(rows);
     const Box box = packed_bounding_box(bands, rows);
     const Box written = box.empty() ? box : Box{box.x + rows.origin.x, box.y + rows.origin.y, box.width, box.height};
-    std::string out = rle_preamble(written, meta, rule_text);
-    if (box.empty()) return out;
-    TextOut text(out);
-    RunWriter w(text);
-    const std::int64_t x0 = box.x, x1 = box.right();
-    std::int64_t pending_rows = 0;  // row ends not yet written: only before live cells, as above
-    bands.each(box.y, box.bottom(), [&](std::int64_t, const std::uint64_t* words) {
-        std::int64_t col = x0, at = x0;
-        bool any = false;
-        for (;;) {
-            const std::int64_t start = next_bit(words, at, x1, true);
-            if (start == x1) break;
-            const std::int64_t end = next_bit(words, start + 1, x1, false);
-            if (!any) {
-                if (pending_rows) w.put(pending_rows, '$');
-                pending_rows = 0;
-                any = true;
+    sink(rle_preamble(written, meta, rule_text));
+    if (box.empty()) return;
+    // The text goes out in chunks through a buffer of this function's own; the write position and
+    // line length are locals (stores of chars could alias anything held in memory).
+    const std::unique_ptr<char[]> chunk(new char[kChunk + 64]);
+    char* const begin = chunk.get();
+    char* const limit = begin + kChunk;
+    char* p = begin;
+    std::size_t line = 0;
+    // Golly's line filling: a run ("<count><char>", the count left out when 1) goes on a new line
+    // when it would take the current line past 70 characters.
+    const auto put = [&](std::int64_t count, char c) __attribute__((always_inline)) {
+        char buf[32];
+        buf[0] = '\n';
+        char* q = buf + 1;
+        if (count > 1) {
+            if (count < 10) {
+                *q++ = static_cast<char>('0' + count);
+            } else if (count < 100) {
+                *q++ = static_cast<char>('0' + count / 10);
+                *q++ = static_cast<char>('0' + count % 10);
+            } else {
+                q = std::to_chars(q, buf + sizeof buf - 1, count).ptr;
             }
-            if (start > col) w.put(start - col, 'b');
-            w.put(end - start, 'o');
-            col = at = end;
         }
+        *q++ = c;
+        const auto len = static_cast<std::size_t>(q - (buf + 1));
+        if (line + len > 70) {
+            std::memcpy(p, buf, sizeof buf);
+            p += len + 1;
+            line = len;
+        } else {
+            std::memcpy(p, buf + 1, sizeof buf - 1);
+            p += len;
+            line += len;
+        }
+        if (p >= limit) {
+            sink(std::string_view(begin, static_cast<std::size_t>(p - begin)));
+            p = begin;
+        }
+    };
+    const std::int64_t i0 = box.x / 64, i1 = (box.right() - 1) / 64;
+    std::int64_t pending_rows = 0;  // row ends not yet written: only before live cells, as Golly does
+    bands.each(box.y, box.bottom(), [&](std::int64_t, const std::uint64_t* words) {
+        // Runs end where a cell differs from the one before it: the set bits of w ^ (w << 1), with
+        // the carry from the word before. Runs alternate dead, live, ... from the box's left edge;
+        // bits outside the box are 0 in every row (it is the bounding box).
+        std::int64_t last = box.x;
+        bool live = false, any = false;
+        std::uint64_t carry = 0;
+        for (std::int64_t i = i0; i <= i1; ++i) {
+            const std::uint64_t w = words[i];
+            std::uint64_t t = w ^ ((w << 1) | carry);
+            carry = w >> 63;
+            while (t) {
+                const std::int64_t x = 64 * i + std::countr_zero(t);
+                t &= t - 1;
+                if (!any) {
+                    if (pending_rows) put(pending_rows, '$');
+                    pending_rows = 0;
+                    any = true;
+                }
+                if (x > last) put(x - last, live ? 'o' : 'b');
+                last = x;
+                live = !live;
+            }
+        }
+        if (live) put(64 * (i1 + 1) - last, 'o');  // a run to the last column (the carry's edge)
         ++pending_rows;
     });
-    w.put(1, '!');
-    text.put('\n');
+    put(1, '!');
+    *p++ = '\n';
+    sink(std::string_view(begin, static_cast<std::size_t>(p - begin)));
+}
+
+std::string format_rle(const PackedRows& rows, const PatternMeta& meta) {
+    std::string out;
+    write_rle(rows, meta, [&out](std::string_view text) { out += text; });
     return out;
 }
 
@@ -323,22 +371,28 @@ std::string format_plaintext(const std::vector<Cell>& input, const PatternMeta& 
     return out;
 }
 
-std::string format_plaintext(const PackedRows& rows, const PatternMeta& meta) {
-    std::string out = plaintext_preamble(meta);
+void write_plaintext(const PackedRows& rows, const PatternMeta& meta, const TextSink& sink) {
+    sink(plaintext_preamble(meta));
     Bands bands(rows);
     const Box box = packed_bounding_box(bands, rows);
-    if (box.empty()) return out;
-    TextOut text(out);
+    if (box.empty()) return;
+    std::string out;
+    out.reserve(kChunk + 64);
     const std::int64_t x0 = box.x, x1 = box.right();
     const std::size_t nw = bands.words_per_row();
     bands.each(box.y, box.bottom(), [&](std::int64_t, const std::uint64_t* words) {
         // The row up to its last live cell, eight cells at a time.
-        std::int64_t last = -1;
-        for (std::int64_t at = x0; (at = next_bit(words, at, x1, true)) < x1; at = next_bit(words, at, x1, false))
-            last = next_bit(words, at, x1, false);
+        std::int64_t last = x0;
+        for (std::int64_t i = (x1 - 1) / 64; i >= x0 / 64; --i)
+            if (words[i]) {
+                last = 64 * i + 64 - std::countl_zero(words[i]);
+                break;
+            }
         if (last > x0) {
             const auto n = static_cast<std::size_t>(last - x0);
-            char* p = text.reserve(n + 8);
+            const std::size_t at = out.size();
+            out.resize(at + n + 8);
+            char* p = out.data() + at;
             for (std::int64_t x = x0; x < last; x += 8) {
                 const std::size_t i = static_cast<std::size_t>(x / 64);
                 const int b = static_cast<int>(x % 64);
@@ -348,10 +402,20 @@ std::string format_plaintext(const PackedRows& rows, const PatternMeta& meta) {
                 const std::uint64_t chars = 0x2e2e2e2e2e2e2e2eULL + kSpread[bits & 0xff] * ('O' - '.');
                 std::memcpy(p + (x - x0), &chars, 8);
             }
-            text.advance(n);
+            out.resize(at + n);
         }
-        text.put('\n');
+        out += '\n';
+        if (out.size() >= kChunk) {
+            sink(out);
+            out.clear();
+        }
     });
+    sink(out);
+}
+
+std::string format_plaintext(const PackedRows& rows, const PatternMeta& meta) {
+    std::string out;
+    write_plaintext(rows, meta, [&out](std::string_view text) { out += text; });
     return out;
 }
 
