@@ -7,7 +7,9 @@
 #
 #   bench/vs-golly.sh [TILELIFE_BINARY]      (default: build/tilelife)
 #   env: JOB, REPEATS (3), GENS (600 / 3000 / 100000), SIZE (1536x1792 / 640x480), SEED (1),
-#        THREADS (0 = all cores); TILELIFE_ACTIVITY=0 is passed on (activity tracking off)
+#        THREADS (0 = the engine's choice), BEFORE (another tilelife binary, e.g. a build of an
+#        older commit, timed in the same loop: before/after side by side); TILELIFE_ACTIVITY=0 is
+#        passed on (activity tracking off)
 #
 # Times are wall-clock per process (start to exit, file I/O included, as a user sees them); the
 # medians of REPEATS runs are compared. tilelife's own stepping time (--json "seconds") is shown too.
@@ -24,6 +26,7 @@ case "$JOB" in
 esac
 SEED=${SEED:-1}
 THREADS=${THREADS:-0}
+BEFORE=${BEFORE:-}
 W=${SIZE%x*}
 H=${SIZE#*x}
 
@@ -31,6 +34,10 @@ command -v bgolly >/dev/null || { echo "vs-golly: bgolly not found (apt-get inst
 [ -x "$TILELIFE" ] || { echo "vs-golly: $TILELIFE is not an executable (build it first)" >&2; exit 2; }
 command -v python3 >/dev/null || { echo "vs-golly: python3 is needed to compare the results" >&2; exit 2; }
 TILELIFE=$(realpath "$TILELIFE")
+if [ -n "$BEFORE" ]; then
+    [ -x "$BEFORE" ] || { echo "vs-golly: BEFORE=$BEFORE is not an executable" >&2; exit 2; }
+    BEFORE=$(realpath "$BEFORE")
+fi
 PATTERNS=$(realpath "$(dirname "$0")/../patterns")
 
 work=$(mktemp -d)
@@ -56,7 +63,7 @@ esac
 now() { date +%s.%N; }
 median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
-golly_times=() ours_times=() ours_engine=()
+golly_times=() ours_times=() ours_engine=() before_times=()
 for ((r = 1; r <= REPEATS; r++)); do
     t0=$(now)
     bgolly -a QuickLife -m "$GENS" -o golly.rle job.rle >/dev/null 2>&1
@@ -66,6 +73,13 @@ for ((r = 1; r <= REPEATS; r++)); do
     golly_times+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')")
     ours_times+=("$(awk -v a="$t1" -v b="$t2" 'BEGIN { printf "%.3f", b - a }')")
     ours_engine+=("$(echo "$json" | sed -E 's/.*"seconds":([0-9.eE+-]+).*/\1/')")
+    if [ -n "$BEFORE" ]; then
+        t3=$(now)
+        "$BEFORE" run job.rle --gens "$GENS" --backend cpu --kernel bitpacked --threads "$THREADS" -o before.rle --json >/dev/null
+        t4=$(now)
+        before_times+=("$(awk -v a="$t3" -v b="$t4" 'BEGIN { printf "%.3f", b - a }')")
+        cmp -s ours.rle before.rle || { echo "vs-golly: $BEFORE wrote another result" >&2; exit 1; }
+    fi
 done
 
 # Same result? Decode both RLE files (ours has an extra #CXRLE line and its own position), move each
@@ -105,3 +119,8 @@ echo "golly    runs (s): ${golly_times[*]}"
 echo "tilelife runs (s): ${ours_times[*]}   (stepping only: ${ours_engine[*]})"
 printf 'median:   golly %.3f s, tilelife %.3f s (stepping %.4f s)\n' "$gm" "$om" "$em"
 awk -v g="$gm" -v o="$om" -v e="$em" 'BEGIN { printf "speed-up: %.1fx per process, %.1fx on stepping alone\n", g / o, g / e }'
+if [ -n "$BEFORE" ]; then
+    bm=$(printf '%s\n' "${before_times[@]}" | median)
+    echo "before:   $BEFORE runs (s): ${before_times[*]}"
+    awk -v g="$gm" -v b="$bm" -v o="$om" 'BEGIN { printf "before:   median %.3f s, %.1fx golly per process; after %.1fx (%.2fx faster)\n", b, g / b, g / o, b / o }'
+fi

@@ -54,13 +54,22 @@ void place_on_bounded_board(BoardPlan& plan, const Pattern& pattern, const Box& 
         dy -= frame.height / 2 + frame.y;
     }
     plan.golly_offset = Cell{-(W / 2), -(H / 2)};
-    const Box bb = bounding_box(cells);
-    if (!bb.empty() && (bb.x + dx < 0 || bb.y + dy < 0 || bb.right() + dx > W || bb.bottom() + dy > H))
+    plan.offset = Cell{dx, dy};
+    // One pass moves the cells and checks them (a large soup is read once, not twice); the bounding
+    // box is measured only for the message.
+    bool outside = false;
+    for (Cell& c : cells) {
+        c = Cell{c.x + dx, c.y + dy};
+        outside |= static_cast<std::uint64_t>(c.x) >= static_cast<std::uint64_t>(W) ||
+                   static_cast<std::uint64_t>(c.y) >= static_cast<std::uint64_t>(H);
+    }
+    if (outside) {
+        const Box bb = bounding_box(cells);
         throw InputError(located(source, 0,
                                  "the pattern (" + std::to_string(bb.width) + "x" + std::to_string(bb.height) +
                                      ") does not fit the " + std::to_string(W) + "x" + std::to_string(H) + " " +
                                      std::string(to_string(plan.spec.topology)) + " board"));
-    for (Cell& c : cells) c = Cell{c.x + dx, c.y + dy};
+    }
 }
 
 }  // namespace
@@ -96,16 +105,37 @@ std::vector<Cell> golly_cells(const Engine& engine, Cell golly_offset) {
     return cells;
 }
 
-std::string format_board(OutputFormat format, const Engine& engine, const BoardPlan& plan, PatternMeta meta) {
+void write_board(OutputFormat format, const Engine& engine, const BoardPlan& plan, PatternMeta meta,
+                 const TextSink& sink) {
     meta.rule = rule_for_output(plan.spec);
     // Tree engines (unbounded, so no offset) write RLE and macrocell straight from their tree:
     // a huge pattern is never listed.
     if (format == OutputFormat::rle || format == OutputFormat::macrocell)
         if (const auto tree = engine.quadtree(); tree && plan.golly_offset.x == 0 && plan.golly_offset.y == 0)
             // RLE no larger than tilelife reads back (beyond it the tree says: write macrocell).
-            return format == OutputFormat::rle ? format_rle_tree(*tree, meta, ReadLimits{}.max_file_bytes)
-                                               : format_macrocell(*tree, meta.rule, meta.generation);
-    return format_pattern(format, golly_cells(engine, plan.golly_offset), meta);
+            return sink(format == OutputFormat::rle ? format_rle_tree(*tree, meta, ReadLimits{}.max_file_bytes)
+                                                    : format_macrocell(*tree, meta.rule, meta.generation));
+    // A bounded board is written from its rows as bits (bit-packed engines hand over their words):
+    // no list of cells, 16 bytes each, for a dense board. Unbounded boards can be huge and sparse
+    // (a gun's glider stream): their live cells are listed.
+    if (plan.spec.topology != Topology::unbounded &&
+        (format == OutputFormat::rle || format == OutputFormat::plaintext)) {
+        const Box e = engine.extent();
+        const PackedRows rows{e.width, e.height, Cell{e.x + plan.golly_offset.x, e.y + plan.golly_offset.y},
+                              [&engine, e](std::int64_t y, std::int64_t n, std::uint64_t* words) {
+                                  engine.read_rows_packed(e.y + y, n, words);
+                              }};
+        if (format == OutputFormat::rle) write_rle(rows, meta, sink);
+        else write_plaintext(rows, meta, sink);
+        return;
+    }
+    sink(format_pattern(format, golly_cells(engine, plan.golly_offset), meta));
+}
+
+std::string format_board(OutputFormat format, const Engine& engine, const BoardPlan& plan, PatternMeta meta) {
+    std::string out;
+    write_board(format, engine, plan, std::move(meta), [&out](std::string_view text) { out += text; });
+    return out;
 }
 
 }  // namespace tilelife

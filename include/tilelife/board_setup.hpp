@@ -23,6 +23,8 @@ struct BoardPlan {
     // Engine coordinate -> Golly's coordinate: Golly's bounded grid has its top-left cell at
     // (-W/2, -H/2), so bounded boards write positions shifted by this; unbounded ones by 0.
     Cell golly_offset;
+    // What placing added to the pattern's coordinates to make `cells` (bounded boards; 0 when unbounded).
+    Cell offset;
 };
 
 // Resolves the rule (the override, else the file's, else B3/S23), topology (the override, else the
@@ -45,5 +47,8 @@ std::vector<Cell> golly_cells(const Engine& engine, Cell golly_offset);
 // cells in Golly's coordinates, the board's rule with its :T/:P suffix (meta.rule is replaced), and
 // meta's generation, name, authors and comments. Run outputs, checkpoints and the viewer's saves.
 std::string format_board(OutputFormat format, const Engine& engine, const BoardPlan& plan, PatternMeta meta);
+// The same text handed to `sink` in pieces (a bounded board's text is never held whole).
+void write_board(OutputFormat format, const Engine& engine, const BoardPlan& plan, PatternMeta meta,
+                 const TextSink& sink);
 
 }  // namespace tilelife

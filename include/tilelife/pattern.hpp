@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -51,12 +52,35 @@ struct ReadLimits {
     bool list_tree_cells = true;
 };
 
+// Live cells along a row: (x, y), (x + 1, y), ..., (x + length - 1, y).
+struct CellRun {
+    std::int64_t x = 0, y = 0, length = 0;
+};
+
+// Where a reader can hand over the cells as it reads them instead of storing them in
+// Pattern::cells (16 bytes per live cell): for a large pattern going onto a board. RLE files with
+// a header stream their cells; other formats and header-less RLE never call start() and store
+// their cells as usual.
+class CellSink {
+public:
+    virtual ~CellSink() = default;
+    // Before the first cell: the pattern as known so far (the header's frame and rule, the position
+    // and generation of "#CXRLE", the name and comments above the cells; no cells). True: hand the
+    // cells to add(); false: store them in Pattern::cells as usual.
+    virtual bool start(const Pattern& header) = 0;
+    // Runs in (y, x) order, none overlapping, in the file's coordinates, in batches.
+    virtual void add(const CellRun* runs, std::size_t count) = 0;
+};
+
 // Reads a file (gzip detected by its magic bytes), standard input ("-", named "stdin" in messages)
 // or a "random:WxH[:density[:seed]]" spec. The format is detected from the content. Throws InputError
-// naming the file (and line).
-Pattern read_pattern(const std::string& path_or_spec, const ReadLimits& limits = {});
+// naming the file (and line). With a sink whose start() accepted the cells, the returned pattern has
+// none (and its `rule`, `frame`, `positioned` and `generation` may still differ from start()'s if
+// lines after the cells changed them: a caller checks).
+Pattern read_pattern(const std::string& path_or_spec, const ReadLimits& limits = {}, CellSink* sink = nullptr);
 // Parses text already in memory; `source` names it in error messages.
-Pattern parse_pattern(std::string_view text, const std::string& source, const ReadLimits& limits = {});
+Pattern parse_pattern(std::string_view text, const std::string& source, const ReadLimits& limits = {},
+                      CellSink* sink = nullptr);
 
 // What a written pattern carries besides its cells.
 struct PatternMeta {
@@ -87,6 +111,24 @@ std::string format_plaintext(const std::vector<Cell>& cells, const std::string& 
 // line on (the first names tilelife): "#R rule", "#G gen" when not 0, then the nodes, each once,
 // children first, numbered from 1, leaves as 8 rows of '.'/'*' ended by '$'. The root is the tree's.
 std::string format_macrocell(const Quadtree& tree, const std::string& rule, std::int64_t generation);
+
+// A board's rows as bits, for writing it without listing its cells: read(y, rows, words) fills rows
+// [y, y + rows) of the width x height board, ceil(width / 64) words per row, cell x at bit x % 64 of
+// word x / 64, bits past the width 0 (Engine::read_rows_packed's layout). `origin` is where the
+// board's top-left cell goes in the file.
+struct PackedRows {
+    std::int64_t width = 0, height = 0;
+    Cell origin;
+    std::function<void(std::int64_t y, std::int64_t rows, std::uint64_t* words)> read;
+};
+// The same text as format_rle / format_plaintext of the board's live cells (moved by `origin`),
+// written from the rows a band at a time: memory for one band, not for the cells. The write_
+// forms hand the text to `sink` in pieces of about 64 KiB instead of returning it whole.
+using TextSink = std::function<void(std::string_view text)>;
+std::string format_rle(const PackedRows& rows, const PatternMeta& meta);
+std::string format_plaintext(const PackedRows& rows, const PatternMeta& meta);
+void write_rle(const PackedRows& rows, const PatternMeta& meta, const TextSink& sink);
+void write_plaintext(const PackedRows& rows, const PatternMeta& meta, const TextSink& sink);
 
 // Output formats: pattern files and board images.
 enum class OutputFormat { rle, plaintext, macrocell, png };

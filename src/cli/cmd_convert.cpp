@@ -2,6 +2,7 @@
 // position (RLE "#CXRLE Pos"), rule, generation, name, authors and comments.
 #include "cli/commands.hpp"
 #include "cli/outputs.hpp"
+#include "cli/modules.hpp"
 #include "image/image.hpp"
 #include "tilelife/error.hpp"
 #include "tilelife/output_file.hpp"
@@ -36,8 +37,11 @@ void add_convert(CLI::App& app, int& exit_code) {
 #endif
         // The output is opened (or probed) before the input is read.
         std::optional<OutputFile> file;
-        if (image) check_output_path(*out);
-        else file.emplace(*out, target.gzip ? OutputFile::Compression::gzip : OutputFile::Compression::none);
+        if (image) {
+            check_output_path(*out);
+            (void)image_module();  // a missing module fails before the input is read
+        } else
+            file.emplace(*out, target.gzip ? OutputFile::Compression::gzip : OutputFile::Compression::none);
         // Macrocell input stays a tree for .mc and .rle output (written from it, however many cells);
         // the other formats list the cells, within the reader's cell limit.
         ReadLimits limits = read_limits_for(default_memory_budget());

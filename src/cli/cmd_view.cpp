@@ -7,10 +7,9 @@
 #include "tilelife/error.hpp"
 #include "tilelife/pattern.hpp"
 #ifdef TILELIFE_HAVE_VIEWER
+#include "cli/modules.hpp"
 #include "image/image.hpp"
-#include "viewer/view.hpp"
-#include "viewer/viewer.hpp"
-#include "viewer/window.hpp"
+#include "viewer/viewer.hpp"  // viewer::Options only: the window is in the viewer module
 #endif
 
 namespace tilelife::cli {
@@ -49,6 +48,7 @@ void view(const ViewArgs& a, int& exit_code) {
         throw InputError(a.screenshot + ": --screenshot writes PNG (.png)");
     if (a.speed < 1) throw InputError("--speed must be 1 or more generations per step");
     if (a.fps < 1 || a.fps > 1000) throw InputError("--fps must be from 1 to 1000");
+    const ViewerModule& module = viewer_module();  // SDL is loaded now, and only for `view`
     const auto [ww, wh] = parse_size(a.window, "--window");
     if (ww > 16384 || wh > 16384) throw InputError("--window " + a.window + " is larger than 16384 a side");
     (void)image::theme(a.theme, "--theme");
@@ -59,7 +59,7 @@ void view(const ViewArgs& a, int& exit_code) {
     const std::int64_t budget = a.max_memory.empty() ? default_memory_budget() : parse_bytes(a.max_memory, "--max-memory");
     viewer::Options vo;
     if (!a.zoom.empty()) {
-        vo.zoom_log = viewer::parse_scale(a.zoom);
+        vo.zoom_log = module.parse_scale(a.zoom);
         if (!vo.zoom_log)
             throw InputError("--zoom '" + a.zoom + "' is not a scale in Golly's notation: 1:1 .. 1:64 pixels per cell "
                              "(1:8 is 8 pixels per cell), or 2:1 .. 4096:1 cells per pixel");
@@ -95,12 +95,12 @@ void view(const ViewArgs& a, int& exit_code) {
     // Undo history: a quarter of the budget, at most 1 GiB.
     vo.history_bytes = std::min<std::int64_t>(budget / 4, std::int64_t{1} << 30);
 
-    try {
-        exit_code = viewer::run(*engine, vo);
-    } catch (const viewer::NoDisplay& e) {
-        throw RuntimeError(std::string(e.what()) +
+    std::string no_display;
+    const std::optional<int> code = module.run(*engine, vo, no_display);
+    if (!code)
+        throw RuntimeError(no_display +
                            "; run it on a desktop or under xvfb-run, or headless with --frames N [--screenshot out.png]");
-    }
+    exit_code = *code;
 #endif
 }
 

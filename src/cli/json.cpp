@@ -99,13 +99,19 @@ Json count_json(CellCount n) {
 }
 
 Json pattern_json(const std::string& path, const Pattern& p) {
+    Json doc = pattern_json(path, p, static_cast<std::int64_t>(p.cells.size()), p.bounding_box());
+    if (p.tree) doc["population"] = count_json(p.tree->population());  // a macrocell file's, from its tree
+    return doc;
+}
+
+Json pattern_json(const std::string& path, const Pattern& p, std::int64_t population, const Box& bounding_box) {
     return Json{{"path", path},
                 {"format", to_string(p.format)},
                 {"name", string_or_null(p.name)},
                 {"rule", p.rule ? Json(parse_rule(*p.rule).to_string()) : Json(nullptr)},
                 {"generation", p.generation},
-                {"population", p.tree ? count_json(p.tree->population()) : Json(static_cast<std::int64_t>(p.cells.size()))},
-                {"bounding_box", box_json(p.bounding_box())},
+                {"population", population},
+                {"bounding_box", box_json(bounding_box)},
                 {"authors", p.authors},
                 {"comments", p.comments}};
 }

@@ -33,5 +33,7 @@ Json engine_info_json(const EngineInfo& info);           // what the registry sa
 // {"path","format","name","rule","generation","population","bounding_box","authors","comments"}:
 // the rule in its canonical spelling (null when the file gives none; the caller has checked it).
 Json pattern_json(const std::string& path, const Pattern& p);
+// The same for a pattern whose cells were not kept (LoadedBoard): their number and bounding box.
+Json pattern_json(const std::string& path, const Pattern& p, std::int64_t population, const Box& bounding_box);
 
 }  // namespace tilelife::cli

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <iostream>
 #include <new>
+#include <optional>
 
 #include "cli/commands.hpp"
 #include "cli/mpi_session.hpp"
@@ -93,7 +94,13 @@ int run_cli(int argc, char** argv) {
 int main(int argc, char** argv) {
     tilelife::register_builtin_engines();
     // Under mpirun only rank 0 runs the command; the other ranks serve its engine (docs/distributed.md).
-    tilelife::cli::MpiSession mpi(argc, argv);
-    if (mpi.follower()) return mpi.follow();
-    return mpi.finish(run_cli(argc, argv));
+    std::optional<tilelife::cli::MpiSession> mpi;
+    try {
+        mpi.emplace(argc, argv, tilelife::cli::launched_by_mpirun());
+    } catch (const std::exception& e) {  // the MPI module is missing or broken
+        std::cerr << "tilelife: " << e.what() << "\n";
+        return 1;
+    }
+    if (mpi->follower()) return mpi->follow();
+    return mpi->finish(run_cli(argc, argv));
 }

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "cli/modules.hpp"
 #include "image/image.hpp"
 #include "tilelife/error.hpp"
 
@@ -37,7 +38,7 @@ Box at_least_one_cell(const Box& b) { return b.empty() ? Box{0, 0, 1, 1} : b; }
 void write_png_output(const std::string& path, const Box& area, int scale, const image::CellSource& cells,
                       const image::Style& style) {
 #ifdef TILELIFE_HAVE_PNG
-    image::write_board_png(path, area, scale, cells, style);  // "-": OutputFile writes standard output
+    image_module().write_board_png(path, area, scale, cells, style);  // "-": OutputFile writes standard output
 #else
     (void)area, (void)scale, (void)cells, (void)style;
     throw InputError(path + ": PNG output is not available in this build (install libpng-dev and rebuild)");
@@ -73,7 +74,9 @@ void Checkpoints::save(const Engine& engine, const BoardPlan& plan, const Checkp
                                       " gens=" + std::to_string(job.gens)};
     for (std::string& c : comments_without_checkpoint(meta.comments)) comments.push_back(std::move(c));
     meta.comments = std::move(comments);
-    write_file_atomic(path_, format_board(OutputFormat::rle, engine, plan, meta));
+    OutputFile file(path_);
+    write_board(OutputFormat::rle, engine, plan, std::move(meta), [&file](std::string_view text) { file.write(text); });
+    file.commit();
 }
 
 GifOutput::GifOutput(std::string path, std::optional<Box> area, int scale, int delay_cs, std::int64_t frames_total,
@@ -83,7 +86,8 @@ GifOutput::GifOutput(std::string path, std::optional<Box> area, int scale, int d
     throw InputError(path_ + ": GIF output is not available in this build (install libgif-dev and rebuild)");
 #else
     image::check_gif_size(area_ ? *area_ : Box{0, 0, 1, 1}, scale_, frames_total_, path_);
-    if (area_) writer_ = std::make_unique<image::GifWriter>(path_, *area_, scale_, delay_cs_, style_);
+    const ImageModule& module = image_module();  // loaded now: a missing module fails before the run
+    if (area_) writer_ = module.open_gif(path_, *area_, scale_, delay_cs_, style_);
 #endif
 }
 
@@ -91,12 +95,10 @@ GifOutput::~GifOutput() = default;
 
 void GifOutput::frame(const Engine& engine) {
     ++frames_;
-#ifdef TILELIFE_HAVE_GIF
     if (writer_) {
         writer_->add_frame(image::cells_from_engine(engine));
         return;
     }
-#endif
     constexpr std::int64_t kMaxKeptCells = std::int64_t{32} << 20;
     kept_.push_back(engine.live_cells());
     kept_cells_ += static_cast<std::int64_t>(kept_.back().size());
@@ -108,13 +110,11 @@ void GifOutput::frame(const Engine& engine) {
 }
 
 void GifOutput::finish() {
-#ifdef TILELIFE_HAVE_GIF
     if (!writer_) {
-        writer_ = std::make_unique<image::GifWriter>(path_, at_least_one_cell(kept_box_), scale_, delay_cs_, style_);
+        writer_ = image_module().open_gif(path_, at_least_one_cell(kept_box_), scale_, delay_cs_, style_);
         for (const auto& f : kept_) writer_->add_frame(image::cells_from_list(f));
     }
     writer_->finish();
-#endif
 }
 
 FinalOutput::FinalOutput(OutputTarget target, int scale, const image::Style& style)
@@ -124,6 +124,7 @@ FinalOutput::FinalOutput(OutputTarget target, int scale, const image::Style& sty
         throw InputError(target_.path + ": PNG output is not available in this build (install libpng-dev and rebuild)");
 #endif
         check_output_path(target_.path);
+        (void)image_module();  // loaded now: a missing module fails before the run
     } else {
         text_ = std::make_unique<OutputFile>(target_.path, target_.gzip ? OutputFile::Compression::gzip
                                                                         : OutputFile::Compression::none);
@@ -158,7 +159,7 @@ void FinalOutput::check_growth(const Engine& engine, std::int64_t gens_left) {
 void FinalOutput::write(const Engine& engine, const BoardPlan& plan, const PatternMeta& meta) {
     if (!image()) {
         const OutputFormat format = target_.format;
-        text_->write(format_board(format, engine, plan, meta));
+        write_board(format, engine, plan, meta, [this](std::string_view text) { text_->write(text); });
         text_->commit();
         return;
     }

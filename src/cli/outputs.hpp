@@ -17,8 +17,10 @@
 
 namespace tilelife::cli {
 
-// The cells of `area` as a PNG on `path` ("-": standard output) in `style`'s colours; InputError in a
-// build without libpng.
+class GifFrames;  // modules.hpp
+
+// The cells of `area` as a PNG on `path` ("-": standard output) in `style`'s colours, through the
+// image module (modules.hpp); InputError in a build without libpng.
 void write_png_output(const std::string& path, const Box& area, int scale, const image::CellSource& cells,
                       const image::Style& style);
 
@@ -80,7 +82,7 @@ private:
     int scale_, delay_cs_;
     std::int64_t frames_total_, frames_ = 0;
     image::Style style_;
-    std::unique_ptr<image::GifWriter> writer_;
+    std::unique_ptr<GifFrames> writer_;  // from the image module
     std::vector<std::vector<Cell>> kept_;
     std::int64_t kept_cells_ = 0;
     Box kept_box_;

@@ -1,5 +1,6 @@
 #include "tilelife/engine.hpp"
 
+#include "core/bitpack.hpp"
 #include "core/huge_pages.hpp"
 
 #include <algorithm>
@@ -206,10 +207,9 @@ void Engine::read_rows_packed(std::int64_t y, std::int64_t rows, std::uint64_t* 
         read_region(Box{all.x, y + r0, w, n}, bytes.data());
         for (std::int64_t r = 0; r < n; ++r) {
             std::uint64_t* out = words + (r0 + r) * nw;
-            std::fill(out, out + nw, 0);
             const std::uint8_t* in = bytes.data() + r * w;
-            for (std::int64_t x = 0; x < w; ++x)
-                if (in[x]) out[x / 64] |= std::uint64_t{1} << (x % 64);
+            for (std::int64_t i = 0; i < nw; ++i)
+                out[i] = bitpack::pack_cells(in + 64 * i, static_cast<int>(std::min<std::int64_t>(64, w - 64 * i)));
         }
     }
 }

@@ -219,26 +219,43 @@ public:
     }
 
     // Bit by bit rather than through bytes: the unbounded board moves sparse patterns this way, and
-    // a sparse pattern's bounding box can be billions of cells.
+    // a sparse pattern's bounding box can be billions of cells. Cells of one word that follow each
+    // other (a pattern's cells come sorted by row) are gathered and the word is written once.
     void set_cells(const std::vector<Cell>& cells) override {
         Word* board = cur_.get();
-        for (const Cell& c : cells) {
+        const std::size_t n = cells.size();
+        std::size_t last_tile = SIZE_MAX;
+        for (std::size_t k = 0; k < n;) {
+            const Cell& c = cells[k];
             if (c.x < 0 || c.y < 0 || c.x >= w_ || c.y >= h_) throw std::out_of_range("cell outside the board");
-            const auto i = static_cast<std::size_t>(c.x / 64), y = static_cast<std::size_t>(c.y);
+            const std::int64_t base = c.x & ~std::int64_t{63};
+            const auto span = static_cast<std::uint64_t>(std::min<std::int64_t>(64, w_ - base));  // inside the board
+            Word bits = Word{1} << (c.x & 63);
+            std::size_t j = k + 1;
+            for (; j < n && cells[j].y == c.y && static_cast<std::uint64_t>(cells[j].x - base) < span; ++j)
+                bits |= Word{1} << (cells[j].x - base);
+            k = j;
+            const auto i = static_cast<std::size_t>(base / 64), y = static_cast<std::size_t>(c.y);
             Word& word = board[i * stride_ + first_row + y];
-            const Word bit = Word{1} << (c.x % 64);
-            if (word & bit) continue;
-            word |= bit;
-            if (activity_) dirty_[i * tile_cols_ + y / tile_rows] = 1;
+            if ((word | bits) == word) continue;
+            word |= bits;
+            if (activity_) {
+                const std::size_t tile = i * tile_cols_ + y / tile_rows;
+                if (tile != last_tile) dirty_[tile] = 1;
+                last_tile = tile;
+            }
         }
         halos_stale_ = true;
-        if (activity_)
-            for (const Cell& c : cells) {
-                const std::size_t id = static_cast<std::size_t>(c.x / 64) * tile_cols_ + static_cast<std::size_t>(c.y) / tile_rows;
-                if (!dirty_[id]) continue;
-                dirty_[id] = 0;
-                written(id);
-            }
+        if (!activity_) return;
+        last_tile = SIZE_MAX;
+        for (const Cell& c : cells) {
+            const std::size_t id = static_cast<std::size_t>(c.x / 64) * tile_cols_ + static_cast<std::size_t>(c.y) / tile_rows;
+            if (id == last_tile) continue;
+            last_tile = id;
+            if (!dirty_[id]) continue;
+            dirty_[id] = 0;
+            written(id);
+        }
     }
 
     // Row-major output from column-major words: blocks of 64 rows keep every column's slice of the

@@ -72,7 +72,7 @@ void normalize(std::vector<Cell>& cells);
 // Refuses an output path that names a directory (InputError: the user named a folder, not a file).
 void refuse_directory_output(const std::string& path);
 
-Pattern parse_rle(std::string_view text, const std::string& source, const ReadLimits& limits);
+Pattern parse_rle(std::string_view text, const std::string& source, const ReadLimits& limits, CellSink* sink = nullptr);
 Pattern parse_life105(std::string_view text, const std::string& source, const ReadLimits& limits);
 Pattern parse_life106(std::string_view text, const std::string& source, const ReadLimits& limits);
 Pattern parse_plaintext(std::string_view text, const std::string& source, const ReadLimits& limits);

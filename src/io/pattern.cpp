@@ -115,16 +115,16 @@ std::string read_all(std::FILE* f, const std::string& source, const ReadLimits& 
 
 }  // namespace
 
-Pattern parse_pattern(std::string_view text, const std::string& source, const ReadLimits& limits) {
+Pattern parse_pattern(std::string_view text, const std::string& source, const ReadLimits& limits, CellSink* sink) {
     if (static_cast<std::int64_t>(text.size()) > limits.max_file_bytes)
         io::fail(source, 0, "larger than the limit of " + std::to_string(limits.max_file_bytes) + " bytes");
     if (io::is_gzip(text)) {
         const std::string plain = io::gunzip(text, source, limits);
         if (io::is_gzip(plain)) io::fail(source, 0, "gzip data inside gzip data is not supported");
-        return parse_pattern(plain, source, limits);
+        return parse_pattern(plain, source, limits, sink);
     }
     switch (detect(text, source)) {
-        case PatternFormat::rle: return io::parse_rle(text, source, limits);
+        case PatternFormat::rle: return io::parse_rle(text, source, limits, sink);
         case PatternFormat::life105: return io::parse_life105(text, source, limits);
         case PatternFormat::life106: return io::parse_life106(text, source, limits);
         case PatternFormat::plaintext: return io::parse_plaintext(text, source, limits);
@@ -134,15 +134,15 @@ Pattern parse_pattern(std::string_view text, const std::string& source, const Re
     io::fail(source, 0, "internal error: unknown format");
 }
 
-Pattern read_pattern(const std::string& path, const ReadLimits& limits) {
+Pattern read_pattern(const std::string& path, const ReadLimits& limits, CellSink* sink) {
     if (starts_with(path, "random:")) return io::make_random(path, limits);
-    if (path == "-") return parse_pattern(read_all(stdin, "stdin", limits), "stdin", limits);
+    if (path == "-") return parse_pattern(read_all(stdin, "stdin", limits), "stdin", limits, sink);
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec)) io::fail(path, 0, "is a directory, not a pattern file");
     const std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
     if (!f) io::fail(path, 0, std::string("cannot open: ") + std::strerror(errno));
     const std::string data = read_all(f.get(), path, limits);
-    return parse_pattern(data, path, limits);
+    return parse_pattern(data, path, limits, sink);
 }
 
 }  // namespace tilelife

@@ -16,7 +16,8 @@ bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.
 
 class RleReader {
 public:
-    RleReader(const std::string& source, const ReadLimits& limits) : source_(source), limits_(limits) {
+    RleReader(const std::string& source, const ReadLimits& limits, CellSink* sink)
+        : source_(source), limits_(limits), sink_(sink) {
         pattern_.format = PatternFormat::rle;
     }
 
@@ -45,8 +46,17 @@ public:
                 fail(source_, line_, "second RLE header line (first one on line " +
                                          std::to_string(header_line_) + ")");
             }
+            if (sink_ && !sink_asked_) {
+                // The cells start here. Only a header's frame says where they go before they are
+                // all read: header-less files keep them (their frame is the cells' bounding box).
+                sink_asked_ = true;
+                streaming_ = have_header_ && !pattern_.frame.empty() && sink_->start(pattern_);
+                if (streaming_) runs_.resize(kRunBatch);
+                else if (have_header_) reserve_cells(header_w_, header_h_);
+            }
             data(line);
         }
+        if (streaming_) flush();
         // No normalize(): cells come out strictly increasing in (y, x) by construction (x only grows
         // along a row, '$' moves down at least one row and back to the left edge), so they are
         // already sorted without duplicates.
@@ -148,12 +158,19 @@ private:
         }
         if (!have_x || !have_y) fail(source_, line_, "bad RLE header: it needs both 'x = W' and 'y = H'");
         pattern_.frame = Box{pos_x_, pos_y_, w, h};
-        reserve_cells(w, h);
+        header_w_ = w;
+        header_h_ = h;
+        if (!sink_) reserve_cells(w, h);
     }
 
     // Room for the cells up front, so a big soup is not copied while the vector doubles. The header
     // area bounds the cells of a well-formed file; the cell limit and the file's size cap the hint
     // (a soup has under one live cell per byte), so a lying header cannot make it large.
+    void flush() {
+        if (runs_used_) sink_->add(runs_.data(), runs_used_);
+        runs_used_ = 0;
+    }
+
     void reserve_cells(std::int64_t w, std::int64_t h) {
         std::int64_t area = 0;
         if (__builtin_mul_overflow(w, h, &area)) area = INT64_MAX;
@@ -186,12 +203,29 @@ private:
         std::vector<Cell>& cells = pattern_.cells;
         const std::int64_t max_cells = limits_.max_cells;
         std::int64_t x = x_, y = y_, count = count_;
+        // Streaming: runs go into runs_ (kRunBatch of them, sized in run()) through a local pointer.
+        const bool streaming = streaming_;
+        std::int64_t streamed = streamed_;
+        CellRun* run_at = runs_.data() + runs_used_;
+        CellRun* const run_end = runs_.data() + runs_.size();
         const auto advance = [&](std::int64_t& coord, std::int64_t n, const char* what) {
             if (coord > kMaxCoord - n) fail_here(std::string(what) + " goes beyond the coordinate range (|x|, |y| < 2^62)");
             coord += n;
         };
         const auto live = [&](std::int64_t n) __attribute__((always_inline)) {
             if (x > kMaxCoord - n || y >= kMaxCoord) fail_here("cells beyond the coordinate range (|x|, |y| < 2^62)");
+            if (streaming) {
+                // The same cell limit, counted instead of stored.
+                if (n > max_cells - streamed) fail_cell_limit();
+                streamed += n;
+                *run_at++ = CellRun{x, y, n};
+                if (run_at == run_end) [[unlikely]] {
+                    sink_->add(runs_.data(), kRunBatch);
+                    run_at = runs_.data();
+                }
+                x += n;
+                return;
+            }
             if (n > max_cells - static_cast<std::int64_t>(cells.size())) fail_cell_limit();
             // At most one growth step for a long run; then push_back never reallocates.
             if (static_cast<std::size_t>(n) > cells.capacity() - cells.size())
@@ -242,6 +276,8 @@ private:
         x_ = x;
         y_ = y;
         count_ = count;
+        streamed_ = streamed;
+        runs_used_ = static_cast<std::size_t>(run_at - runs_.data());
     }
 
     const std::string& source_;
@@ -256,12 +292,20 @@ private:
     std::int64_t x_ = 0, y_ = 0;
     std::int64_t count_ = 0;  // pending run count; Golly carries it across line breaks
     std::size_t text_size_ = 0;
+    // Cells handed to a sink (CellSink) in batches of runs instead of stored.
+    static constexpr std::size_t kRunBatch = 4096;
+    CellSink* sink_ = nullptr;
+    bool sink_asked_ = false, streaming_ = false;
+    std::vector<CellRun> runs_;  // kRunBatch, the first runs_used_ of them waiting for the sink
+    std::size_t runs_used_ = 0;
+    std::int64_t streamed_ = 0;
+    std::int64_t header_w_ = 0, header_h_ = 0;
 };
 
 }  // namespace
 
-Pattern parse_rle(std::string_view text, const std::string& source, const ReadLimits& limits) {
-    return RleReader(source, limits).run(text);
+Pattern parse_rle(std::string_view text, const std::string& source, const ReadLimits& limits, CellSink* sink) {
+    return RleReader(source, limits, sink).run(text);
 }
 
 }  // namespace tilelife::io

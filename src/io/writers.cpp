@@ -1,8 +1,13 @@
 // Writers: RLE byte-identical to what Golly 3.3 saves (plus our "#CXRLE" position line and the
 // pattern's name, authors and comments), plaintext .cells, and the output format chosen by name.
+#include <algorithm>
+#include <array>
+#include <bit>
 #include <cctype>
 #include <charconv>
+#include <cstring>
 #include <filesystem>
+#include <memory>
 #include <string>
 
 #include "io/detail.hpp"
@@ -31,28 +36,70 @@ const std::vector<Cell>& sorted_view(const std::vector<Cell>& cells, std::vector
     return storage;
 }
 
+// A growing text buffer written through a pointer: the writers below append a few bytes per run, and
+// std::string's per-append checks and size updates cost more than the bytes.
+class TextOut {
+public:
+    explicit TextOut(std::string& s) : s_(s), size_(s.size()) {}
+    ~TextOut() { s_.resize(size_); }
+    // Room for `n` more bytes; the returned pointer is valid until the next reserve().
+    char* reserve(std::size_t n) {
+        if (s_.size() - size_ < n) s_.resize(std::max(2 * s_.size(), size_ + n + 4096));
+        return s_.data() + size_;
+    }
+    void advance(std::size_t n) { size_ += n; }
+    void put(char c) {
+        *reserve(1) = c;
+        ++size_;
+    }
+    void put(std::string_view text) {
+        std::memcpy(reserve(text.size()), text.data(), text.size());
+        size_ += text.size();
+    }
+    std::size_t size() const { return size_; }
+
+private:
+    std::string& s_;
+    std::size_t size_;
+};
+
 // Golly's line filling: a run ("<count><char>", the count left out when 1) goes on a new line when
-// it would take the current line past 70 characters. Counts are formatted with to_chars into a
-// small buffer and appended to `out` (reserved by the caller): no temporary strings per run.
+// it would take the current line past 70 characters.
 class RunWriter {
 public:
-    explicit RunWriter(std::string& out) : out_(out) {}
+    explicit RunWriter(TextOut& out) : out_(out) {}
     void put(std::int64_t count, char c) {
-        char buf[24];
-        char* end = buf;
-        if (count > 1) end = std::to_chars(buf, buf + sizeof buf - 1, count).ptr;
-        *end++ = c;
-        const auto len = static_cast<std::size_t>(end - buf);
-        if (line_len_ + len > 70) {
-            out_ += '\n';
-            line_len_ = 0;
+        // The run is formatted after a line break, then copied with or without it: fixed-size copies
+        // (a few vector moves), no library call per run.
+        char buf[32];
+        buf[0] = '\n';
+        char* q = buf + 1;
+        if (count > 1) {
+            if (count < 10) {
+                *q++ = static_cast<char>('0' + count);
+            } else if (count < 100) {
+                *q++ = static_cast<char>('0' + count / 10);
+                *q++ = static_cast<char>('0' + count % 10);
+            } else {
+                q = std::to_chars(q, buf + sizeof buf - 1, count).ptr;
+            }
         }
-        out_.append(buf, len);
-        line_len_ += len;
+        *q++ = c;
+        const auto len = static_cast<std::size_t>(q - (buf + 1));
+        char* p = out_.reserve(sizeof buf);
+        if (line_len_ + len > 70) {
+            std::memcpy(p, buf, sizeof buf);
+            out_.advance(len + 1);
+            line_len_ = len;
+        } else {
+            std::memcpy(p, buf + 1, sizeof buf - 1);
+            out_.advance(len);
+            line_len_ += len;
+        }
     }
 
 private:
-    std::string& out_;
+    TextOut& out_;
     std::size_t line_len_ = 0;
 };
 
@@ -63,21 +110,109 @@ void add_line(std::string& out, std::string_view prefix, std::string_view text) 
     out += '\n';
 }
 
-// What an RLE file says before its runs: "#CXRLE" first (Golly reads it only before the header), the
-// metadata Golly keeps there, then the header over `box` (an empty pattern has no position).
-void rle_preamble(std::string& out, const Box& box, const PatternMeta& meta) {
-    // Golly writes the canonical spelling ("23/3" -> "B3/S23", suffix kept as ":T64,32").
-    const std::string rule_text = meta.rule.empty() ? Rule::life().to_string() : parse_rule(meta.rule).to_string();
-    if (!box.empty()) out += "#CXRLE Pos=" + std::to_string(box.x) + "," + std::to_string(box.y);
-    if (meta.generation != 0) out += (box.empty() ? "#CXRLE Gen=" : " Gen=") + std::to_string(meta.generation);
-    if (!box.empty() || meta.generation != 0) out += "\n";
-    if (!meta.name.empty()) add_line(out, "#N ", meta.name);
-    for (const std::string& a : meta.authors) add_line(out, "#O ", a);
-    for (const std::string& c : meta.comments) add_line(out, c.empty() ? "#C" : "#C ", c);
-    // Golly writes an empty pattern as "x = 0, y = 0, rule = R" and "!".
-    out += "x = " + std::to_string(box.width) + ", y = " + std::to_string(box.height) + ", rule = " + rule_text + "\n";
-    if (box.empty()) out += "!\n";
+// Golly writes the canonical spelling ("23/3" -> "B3/S23", suffix kept as ":T64,32").
+std::string canonical_rule(const PatternMeta& meta) {
+    return meta.rule.empty() ? Rule::life().to_string() : parse_rule(meta.rule).to_string();
 }
+
+// Everything before the cells: "#CXRLE" first (Golly reads it only before the header), the metadata
+// Golly keeps there, the header over `box`. An empty box is an empty pattern: "x = 0, y = 0" and "!".
+std::string rle_preamble(const Box& box, const PatternMeta& meta, const std::string& rule_text) {
+    std::string out;
+    const auto metadata = [&] {
+        if (!meta.name.empty()) add_line(out, "#N ", meta.name);
+        for (const std::string& a : meta.authors) add_line(out, "#O ", a);
+        for (const std::string& c : meta.comments) add_line(out, c.empty() ? "#C" : "#C ", c);
+    };
+    if (box.empty()) {
+        // Golly writes an empty pattern as "x = 0, y = 0, rule = R" and "!"; there is no position.
+        if (meta.generation != 0) out += "#CXRLE Gen=" + std::to_string(meta.generation) + "\n";
+        metadata();
+        out += "x = 0, y = 0, rule = " + rule_text + "\n!\n";
+        return out;
+    }
+    out += "#CXRLE Pos=" + std::to_string(box.x) + "," + std::to_string(box.y);
+    if (meta.generation != 0) out += " Gen=" + std::to_string(meta.generation);
+    out += "\n";
+    metadata();
+    out += "x = " + std::to_string(box.width) + ", y = " + std::to_string(box.height) + ", rule = " + rule_text + "\n";
+    return out;
+}
+
+std::string plaintext_preamble(const PatternMeta& meta) {
+    std::string out;
+    add_line(out, meta.name.empty() ? "!Name:" : "!Name: ", meta.name);
+    for (const std::string& a : meta.authors) add_line(out, "!Author: ", a);
+    for (const std::string& c : meta.comments) add_line(out, "!", c);
+    return out;
+}
+
+// ---- rows of bits (PackedRows) ----
+
+// Reads a board's rows in bands of a few hundred KiB: the writers below pass over the board twice
+// (bounding box, then text) holding one band, never a byte or a cell per cell.
+class Bands {
+public:
+    explicit Bands(const PackedRows& rows)
+        : rows_(rows), nw_(static_cast<std::size_t>((rows.width + 63) / 64)),
+          band_(std::max<std::int64_t>(1, std::min<std::int64_t>(rows.height, (std::int64_t{1} << 15) /
+                                                                              static_cast<std::int64_t>(nw_)))),
+          words_(nw_ * static_cast<std::size_t>(band_)) {}
+    std::size_t words_per_row() const { return nw_; }
+    // Calls f(y, row words) for rows [y0, y1), in order.
+    template <class F>
+    void each(std::int64_t y0, std::int64_t y1, F&& f) {
+        for (std::int64_t y = y0; y < y1; y += band_) {
+            const std::int64_t n = std::min(band_, y1 - y);
+            rows_.read(y, n, words_.data());
+            for (std::int64_t r = 0; r < n; ++r) f(y + r, words_.data() + static_cast<std::size_t>(r) * nw_);
+        }
+    }
+
+private:
+    const PackedRows& rows_;
+    std::size_t nw_;
+    std::int64_t band_;
+    std::vector<std::uint64_t> words_;
+};
+
+// The live cells' bounding box in board coordinates (empty when there are none).
+Box packed_bounding_box(Bands& bands, const PackedRows& rows) {
+    const std::size_t nw = bands.words_per_row();
+    std::vector<std::uint64_t> columns(nw, 0);
+    std::int64_t y0 = -1, y1 = -1;
+    bands.each(0, rows.height, [&](std::int64_t y, const std::uint64_t* w) {
+        std::uint64_t any = 0;
+        for (std::size_t i = 0; i < nw; ++i) {
+            columns[i] |= w[i];
+            any |= w[i];
+        }
+        if (!any) return;
+        if (y0 < 0) y0 = y;
+        y1 = y;
+    });
+    if (y0 < 0) return Box{};
+    // Bits past the width are 0 (the layout's promise); masked anyway.
+    if (rows.width % 64) columns[nw - 1] &= (std::uint64_t{1} << (rows.width % 64)) - 1;
+    std::size_t first = 0, last = nw - 1;
+    while (!columns[first]) ++first;
+    while (!columns[last]) --last;
+    const std::int64_t x0 = 64 * static_cast<std::int64_t>(first) + std::countr_zero(columns[first]);
+    const std::int64_t x1 = 64 * static_cast<std::int64_t>(last) + 63 - std::countl_zero(columns[last]);
+    return Box{x0, y0, x1 - x0 + 1, y1 - y0 + 1};
+}
+
+// The streaming writers hand their text over in pieces of about this many bytes.
+constexpr std::size_t kChunk = std::size_t{64} << 10;
+
+// Bit k of the index -> byte k of the value (0 or 1): eight cells' characters at once.
+constexpr std::array<std::uint64_t, 256> kSpread = [] {
+    std::array<std::uint64_t, 256> t{};
+    for (unsigned b = 0; b < 256; ++b)
+        for (unsigned k = 0; k < 8; ++k)
+            if (b >> k & 1u) t[b] |= std::uint64_t{1} << (8 * k);
+    return t;
+}();
 
 }  // namespace
 
@@ -90,15 +225,16 @@ std::string format_rle(const std::vector<Cell>& input, const std::string& rule, 
 }
 
 std::string format_rle(const std::vector<Cell>& input, const PatternMeta& meta) {
+    const std::string rule_text = canonical_rule(meta);
     std::vector<Cell> storage;
     const std::vector<Cell>& cells = sorted_view(input, storage);
-    std::string out;
     const Box box = bounding_box(cells);
-    rle_preamble(out, box, meta);
+    std::string out = rle_preamble(box, meta, rule_text);
     if (cells.empty()) return out;
     // A soup takes about 1.5 bytes per live cell; a little more saves a late doubling.
     out.reserve(out.size() + cells.size() * 2 + 64);
-    RunWriter w(out);
+    TextOut text(out);
+    RunWriter w(text);
     std::int64_t row = box.y, col = box.x;
     std::size_t i = 0;
     while (i < cells.size()) {
@@ -117,14 +253,99 @@ std::string format_rle(const std::vector<Cell>& input, const PatternMeta& meta) 
         i = j;
     }
     w.put(1, '!');
-    out += '\n';
+    text.put('\n');
+    return out;
+}
+
+void write_rle(const PackedRows& rows, const PatternMeta& meta, const TextSink& sink) {
+    const std::string rule_text = canonical_rule(meta);
+    Bands bands(rows);
+    const Box box = packed_bounding_box(bands, rows);
+    const Box written = box.empty() ? box : Box{box.x + rows.origin.x, box.y + rows.origin.y, box.width, box.height};
+    sink(rle_preamble(written, meta, rule_text));
+    if (box.empty()) return;
+    // The text goes out in chunks through a buffer of this function's own; the write position and
+    // line length are locals (stores of chars could alias anything held in memory).
+    const std::unique_ptr<char[]> chunk(new char[kChunk + 64]);
+    char* const begin = chunk.get();
+    char* const limit = begin + kChunk;
+    char* p = begin;
+    std::size_t line = 0;
+    // Golly's line filling: a run ("<count><char>", the count left out when 1) goes on a new line
+    // when it would take the current line past 70 characters.
+    const auto put = [&](std::int64_t count, char c) __attribute__((always_inline)) {
+        char buf[32];
+        buf[0] = '\n';
+        char* q = buf + 1;
+        if (count > 1) {
+            if (count < 10) {
+                *q++ = static_cast<char>('0' + count);
+            } else if (count < 100) {
+                *q++ = static_cast<char>('0' + count / 10);
+                *q++ = static_cast<char>('0' + count % 10);
+            } else {
+                q = std::to_chars(q, buf + sizeof buf - 1, count).ptr;
+            }
+        }
+        *q++ = c;
+        const auto len = static_cast<std::size_t>(q - (buf + 1));
+        if (line + len > 70) {
+            std::memcpy(p, buf, sizeof buf);
+            p += len + 1;
+            line = len;
+        } else {
+            std::memcpy(p, buf + 1, sizeof buf - 1);
+            p += len;
+            line += len;
+        }
+        if (p >= limit) {
+            sink(std::string_view(begin, static_cast<std::size_t>(p - begin)));
+            p = begin;
+        }
+    };
+    const std::int64_t i0 = box.x / 64, i1 = (box.right() - 1) / 64;
+    std::int64_t pending_rows = 0;  // row ends not yet written: only before live cells, as Golly does
+    bands.each(box.y, box.bottom(), [&](std::int64_t, const std::uint64_t* words) {
+        // Runs end where a cell differs from the one before it: the set bits of w ^ (w << 1), with
+        // the carry from the word before. Runs alternate dead, live, ... from the box's left edge;
+        // bits outside the box are 0 in every row (it is the bounding box).
+        std::int64_t last = box.x;
+        bool live = false, any = false;
+        std::uint64_t carry = 0;
+        for (std::int64_t i = i0; i <= i1; ++i) {
+            const std::uint64_t w = words[i];
+            std::uint64_t t = w ^ ((w << 1) | carry);
+            carry = w >> 63;
+            while (t) {
+                const std::int64_t x = 64 * i + std::countr_zero(t);
+                t &= t - 1;
+                if (!any) {
+                    if (pending_rows) put(pending_rows, '$');
+                    pending_rows = 0;
+                    any = true;
+                }
+                if (x > last) put(x - last, live ? 'o' : 'b');
+                last = x;
+                live = !live;
+            }
+        }
+        if (live) put(64 * (i1 + 1) - last, 'o');  // a run to the last column (the carry's edge)
+        ++pending_rows;
+    });
+    put(1, '!');
+    *p++ = '\n';
+    sink(std::string_view(begin, static_cast<std::size_t>(p - begin)));
+}
+
+std::string format_rle(const PackedRows& rows, const PatternMeta& meta) {
+    std::string out;
+    write_rle(rows, meta, [&out](std::string_view text) { out += text; });
     return out;
 }
 
 std::string format_rle_tree(const Quadtree& tree, const PatternMeta& meta, std::int64_t max_bytes) {
     const Box box = tree.bounding_box();
-    std::string out;
-    rle_preamble(out, box, meta);
+    std::string out = rle_preamble(box, meta, canonical_rule(meta));
     if (box.empty()) return out;
     // Refused at once when the text is certainly too large: every row holding a live cell costs at
     // least 2 bytes, and a square has at least as many such rows as the taller of its halves' own
@@ -147,7 +368,8 @@ std::string format_rle_tree(const Quadtree& tree, const PatternMeta& meta, std::
     }
     // The runs of format_rle above, from the tree's rows: a run of live cells may cross pieces, so
     // it is only written when a dead cell (or the row's end) closes it.
-    RunWriter w(out);
+    TextOut text(out);
+    RunWriter w(text);
     std::int64_t row = box.y;
     const auto too_large = [&] {
         return InputError("its RLE text is over " + std::to_string(max_bytes >> 20) + " MiB; write macrocell (.mc) instead");
@@ -157,7 +379,7 @@ std::string format_rle_tree(const Quadtree& tree, const PatternMeta& meta, std::
     const std::size_t max_pieces = static_cast<std::size_t>(std::clamp<std::int64_t>(max_bytes / 64, 1 << 16, 1 << 20));
     try {
     tree.for_each_row([&](std::int64_t y, const std::vector<Quadtree::RowPiece>& pieces) {
-        if (static_cast<std::int64_t>(out.size()) > max_bytes) throw too_large();
+        if (static_cast<std::int64_t>(text.size()) > max_bytes) throw too_large();
         if (y != row) w.put(y - row, '$');
         row = y;
         std::int64_t col = box.x, run_start = 0, run_end = 0;  // [run_start, run_end): pending live run
@@ -191,9 +413,9 @@ std::string format_rle_tree(const Quadtree& tree, const PatternMeta& meta, std::
         throw InputError("a band of its rows crosses more than " + std::to_string(max_pieces) +
                          " nonempty 8x8 squares (too wide to list as RLE); write macrocell (.mc) instead");
     }
-    if (static_cast<std::int64_t>(out.size()) > max_bytes) throw too_large();
+    if (static_cast<std::int64_t>(text.size()) > max_bytes) throw too_large();
     w.put(1, '!');
-    out += '\n';
+    text.put('\n');
     return out;
 }
 
@@ -204,24 +426,73 @@ std::string format_plaintext(const std::vector<Cell>& input, const std::string& 
 std::string format_plaintext(const std::vector<Cell>& input, const PatternMeta& meta) {
     std::vector<Cell> storage;
     const std::vector<Cell>& cells = sorted_view(input, storage);
-    std::string out;
-    add_line(out, meta.name.empty() ? "!Name:" : "!Name: ", meta.name);
-    for (const std::string& a : meta.authors) add_line(out, "!Author: ", a);
-    for (const std::string& c : meta.comments) add_line(out, "!", c);
+    std::string out = plaintext_preamble(meta);
     if (cells.empty()) return out;
     const Box box = bounding_box(cells);
+    TextOut text(out);
     std::int64_t row = box.y, col = box.x;
     for (const Cell& c : cells) {
         // Rows end at their last live cell (trailing dots dropped); empty rows are empty lines.
         for (; row < c.y; ++row) {
-            out += '\n';
+            text.put('\n');
             col = box.x;
         }
-        out.append(static_cast<std::size_t>(c.x - col), '.');
-        out += 'O';
+        const auto dots = static_cast<std::size_t>(c.x - col);
+        char* p = text.reserve(dots + 1);
+        std::memset(p, '.', dots);
+        p[dots] = 'O';
+        text.advance(dots + 1);
         col = c.x + 1;
     }
-    out += '\n';
+    text.put('\n');
+    return out;
+}
+
+void write_plaintext(const PackedRows& rows, const PatternMeta& meta, const TextSink& sink) {
+    sink(plaintext_preamble(meta));
+    Bands bands(rows);
+    const Box box = packed_bounding_box(bands, rows);
+    if (box.empty()) return;
+    std::string out;
+    out.reserve(kChunk + 64);
+    const std::int64_t x0 = box.x, x1 = box.right();
+    const std::size_t nw = bands.words_per_row();
+    bands.each(box.y, box.bottom(), [&](std::int64_t, const std::uint64_t* words) {
+        // The row up to its last live cell, eight cells at a time.
+        std::int64_t last = x0;
+        for (std::int64_t i = (x1 - 1) / 64; i >= x0 / 64; --i)
+            if (words[i]) {
+                last = 64 * i + 64 - std::countl_zero(words[i]);
+                break;
+            }
+        if (last > x0) {
+            const auto n = static_cast<std::size_t>(last - x0);
+            const std::size_t at = out.size();
+            out.resize(at + n + 8);
+            char* p = out.data() + at;
+            for (std::int64_t x = x0; x < last; x += 8) {
+                const std::size_t i = static_cast<std::size_t>(x / 64);
+                const int b = static_cast<int>(x % 64);
+                std::uint64_t bits = words[i] >> b;
+                if (b > 56 && i + 1 < nw) bits |= words[i + 1] << (64 - b);
+                // Bytes past `last` are written but not kept.
+                const std::uint64_t chars = 0x2e2e2e2e2e2e2e2eULL + kSpread[bits & 0xff] * ('O' - '.');
+                std::memcpy(p + (x - x0), &chars, 8);
+            }
+            out.resize(at + n);
+        }
+        out += '\n';
+        if (out.size() >= kChunk) {
+            sink(out);
+            out.clear();
+        }
+    });
+    sink(out);
+}
+
+std::string format_plaintext(const PackedRows& rows, const PatternMeta& meta) {
+    std::string out;
+    write_plaintext(rows, meta, [&out](std::string_view text) { out += text; });
     return out;
 }
 

@@ -1,10 +1,10 @@
 # cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORK_DIR=... -DCXX=... -DGENERATOR=... -DLIBDIR=...
-#       -DPKG_CONFIG=... [-DPYTHON=... -DPYTHON_DIR=...] -P run_install_test.cmake
+#       -DPKG_CONFIG=... [-DPYTHON=... -DPYTHON_DIR=...] [-DHAVE_PNG=ON] -P run_install_test.cmake
 #
 # Installs the build into WORK_DIR/prefix, then builds tests/install/consumer.cpp against the
 # installed package with find_package(tilelife) and with pkg-config, runs both on a glider, and
 # checks what a consumer is given: the installed headers only, C++20, no OpenCL or OpenMP flags.
-# Then imports the installed Python module and runs the installed CLI.
+# Then imports the installed Python module and runs the installed CLI (and its image module).
 
 function(run)
   cmake_parse_arguments(R "" "OUT;WHAT" "" ${ARGN})
@@ -112,3 +112,10 @@ string(REPLACE ";" "" meta "${meta}")
 expect_equal("installed CLI output's name and comments" "${meta}"
   "#N Glider\n#C The smallest spaceship: moves one cell diagonally every 4 generations.\n")
 expect_equal("installed CLI output" "${got}" "#CXRLE Pos=1,1 Gen=4\nx = 3, y = 3, rule = B3/S23\nbo$2bo$3o!\n")
+
+# The installed CLI finds its modules (<libdir>/tilelife, relative to bin/): a PNG needs the image module.
+if(HAVE_PNG)
+  run(${prefix}/bin/tilelife run ${glider} --gens 4 -o ${WORK_DIR}/glider-4.png --quiet WHAT "the installed CLI's PNG output")
+  file(READ ${WORK_DIR}/glider-4.png magic LIMIT 4 HEX)
+  expect_equal("installed CLI's PNG (its image module from ${prefix}/${LIBDIR}/tilelife)" "${magic}" "89504e47")
+endif()

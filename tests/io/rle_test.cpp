@@ -143,5 +143,86 @@ TEST(Rle, CellsSortedWithoutDuplicates) {
     EXPECT_EQ(std::adjacent_find(p.cells.begin(), p.cells.end()), p.cells.end());
 }
 
+
+// ---- Cells handed to a CellSink (how `run` reads a soup onto a bounded board) ----
+
+// Collects what a sink is given: the header start() saw and the runs, expanded to cells.
+struct Collect : CellSink {
+    bool accept = true;
+    int starts = 0;
+    Pattern header;
+    std::vector<Cell> got;
+    std::size_t batches = 0;
+    bool start(const Pattern& h) override {
+        ++starts;
+        header = h;
+        return accept;
+    }
+    void add(const CellRun* runs, std::size_t n) override {
+        ++batches;
+        for (std::size_t i = 0; i < n; ++i) {
+            EXPECT_GE(runs[i].length, 1);
+            for (std::int64_t k = 0; k < runs[i].length; ++k) got.push_back(Cell{runs[i].x + k, runs[i].y});
+        }
+    }
+};
+
+// The runs are exactly the cells the list path stores, in (y, x) order (so none overlap), for
+// counts across line breaks, CRLF, positions, '!' before the end, empty rows ("5$"), long runs,
+// and a soup of thousands of batches.
+TEST(RleSink, RunsAreTheCellsOfTheListPath) {
+    const Pattern soup = read_pattern("random:1500x1000:0.5:7");
+    const std::string big = format_rle(soup.cells, "B3/S23:T1500,1000", 0);
+    for (const std::string text :
+         {std::string("x = 3, y = 3, rule = B3/S23\nbo$2bo$3o!\n"),
+          std::string("#N name\n#CXRLE Pos=-7,12 Gen=5\nx = 10, y = 9\n1\n0o2\r\nb5$o$\n3o!3o\n#C after\n"),
+          std::string("x = 200, y = 2\n199b\no$200o!"), big}) {
+        const Pattern list = parse_pattern(text, "t.rle");
+        Collect sink;
+        const Pattern streamed = parse_pattern(text, "t.rle", {}, &sink);
+        EXPECT_EQ(sink.starts, 1);
+        EXPECT_TRUE(streamed.cells.empty());
+        EXPECT_EQ(sink.got, list.cells);
+        // What start() saw is what the file says above the cells.
+        EXPECT_EQ(sink.header.frame, list.frame);
+        EXPECT_EQ(sink.header.rule, list.rule);
+        EXPECT_EQ(sink.header.positioned, list.positioned);
+        EXPECT_EQ(sink.header.generation, list.generation);
+        EXPECT_TRUE(sink.header.cells.empty());
+        EXPECT_EQ(streamed.comments, list.comments);
+    }
+    Collect sink;
+    (void)parse_pattern(big, "t.rle", {}, &sink);
+    EXPECT_GT(sink.batches, 50u);  // a batch holds 4096 runs
+}
+
+// No header (the frame is the cells' bounding box, known only at the end), an empty header frame,
+// other formats: start() is never called and the cells are stored. A sink that declines gets
+// nothing and the cells are stored.
+TEST(RleSink, OnlyRleWithAHeaderFrameStreams) {
+    for (const char* text : {"bo$2bo$3o!", "x = 0, y = 0\nbo$2bo$3o!", "#Life 1.06\n0 0\n1 1\n", ".O\n..O\nOOO\n"}) {
+        Collect sink;
+        const Pattern p = parse_pattern(text, "t", {}, &sink);
+        EXPECT_EQ(sink.starts, 0) << text;
+        EXPECT_EQ(p.cells, parse_pattern(text, "t").cells) << text;
+    }
+    Collect no;
+    no.accept = false;
+    const Pattern p = parse_pattern("x = 3, y = 3\nbo$2bo$3o!", "t.rle", {}, &no);
+    EXPECT_EQ(no.starts, 1);
+    EXPECT_TRUE(no.got.empty());
+    EXPECT_EQ(p.cells, cells({{1, 0}, {2, 1}, {0, 2}, {1, 2}, {2, 2}}));
+}
+
+// Streaming keeps the reader's refusals: the cell limit (counted, not stored), bad bytes after
+// some runs, states of multi-state rules.
+TEST(RleSink, RefusalsAsInTheListPath) {
+    Collect sink;
+    expect_input_error([&] { parse_pattern("x = 9, y = 1\n9o!", "t.rle", ReadLimits{8, 1 << 20}, &sink); },
+                       {"t.rle:2", "live cells (limit)"});
+    expect_input_error([&] { parse_pattern("x = 9, y = 2\n9o$\n3o\x01!", "t.rle", {}, &sink); }, {"t.rle:3", "0x01"});
+    expect_input_error([&] { parse_pattern("x = 9, y = 2\n9o$\n3B!", "t.rle", {}, &sink); }, {"t.rle:3", "state"});
+}
+
 }  // namespace
 }  // namespace tilelife::test

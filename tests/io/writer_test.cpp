@@ -2,6 +2,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "io_support.hpp"
@@ -258,6 +259,86 @@ TEST(FormatMeta, RleAndPlaintextKeepNameAuthorsAndComments) {
     // Macrocell text is the tree's (tests/hashlife checks its bytes against bgolly's).
     EXPECT_EQ(format_pattern(OutputFormat::macrocell, glider, meta),
               format_macrocell(Quadtree::from_cells(glider), meta.rule, meta.generation));
+}
+
+
+// ---- Writing from rows of bits (PackedRows: what format_board gives bounded boards) ----
+
+// A w x h board holding `live` (board coordinates), handed out as rows of bits.
+struct BitBoard {
+    std::int64_t w, h, nw;
+    std::vector<std::uint64_t> words;
+    BitBoard(std::int64_t w_, std::int64_t h_, const std::vector<Cell>& live)
+        : w(w_), h(h_), nw((w_ + 63) / 64), words(static_cast<std::size_t>(nw * h_), 0) {
+        for (const Cell& c : live) words[static_cast<std::size_t>(c.y * nw + c.x / 64)] |= std::uint64_t{1} << (c.x % 64);
+    }
+    PackedRows rows(Cell origin, int* reads = nullptr) const {
+        return PackedRows{w, h, origin, [this, reads](std::int64_t y, std::int64_t n, std::uint64_t* out) {
+                              ASSERT_GE(y, 0);
+                              ASSERT_LE(y + n, h);
+                              if (reads) ++*reads;
+                              std::copy_n(words.begin() + y * nw, n * nw, out);
+                          }};
+    }
+};
+
+std::vector<Cell> moved(std::vector<Cell> v, Cell by) {
+    for (Cell& c : v) c = Cell{c.x + by.x, c.y + by.y};
+    return v;
+}
+
+// Random boards of awkward sizes (1x1, 1xN, Nx1, widths around multiples of 64), densities from
+// empty to full (full rows: runs as long as the row, every line wrapped), any origin: the same text
+// as the cells writer, which the exact-text tests above pin to Golly's.
+TEST(FormatPacked, SameTextAsTheCellsWriter) {
+    const PatternMeta meta{"B36/S23:T9,9", 77, "soup", {"me"}, {"a comment"}};
+    std::uint64_t seed = 1;
+    for (auto [w, h] : {std::pair<std::int64_t, std::int64_t>{1, 1}, {1, 37}, {37, 1}, {63, 5}, {64, 9}, {65, 7},
+                        {127, 3}, {128, 2}, {129, 11}, {200, 130}, {1000, 3}}) {
+        for (double density : {0.0, 0.003, 0.3, 0.5, 0.9, 1.0}) {
+            std::vector<Cell> live;
+            std::uint64_t x = ++seed * 0x9e3779b97f4a7c15ULL;
+            for (std::int64_t r = 0; r < h; ++r)
+                for (std::int64_t c = 0; c < w; ++c) {
+                    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+                    if (static_cast<double>(x % 1000000) < density * 1000000) live.push_back(Cell{c, r});
+                }
+            const BitBoard board(w, h, live);
+            for (Cell origin : {Cell{0, 0}, Cell{-w / 2, -h / 2}, Cell{-1000000007, 123456789012}}) {
+                const std::vector<Cell> at = moved(live, origin);
+                SCOPED_TRACE(std::to_string(w) + "x" + std::to_string(h) + " density " + std::to_string(density));
+                EXPECT_EQ(format_rle(board.rows(origin), meta), format_rle(at, meta));
+                EXPECT_EQ(format_plaintext(board.rows(origin), meta), format_plaintext(at, meta));
+            }
+        }
+    }
+}
+
+// The cases the row walk has of its own: runs that end at a word's last bit or the board's last
+// column, a run of dead cells across whole words, rows whose only cell is in the last word, huge
+// gaps of empty rows ("29997$"), empty rows at the top and the bottom (outside the box), and bands:
+// a tall board is read in several bands, each row once per pass.
+TEST(FormatPacked, RunsAcrossWordsAndRowsAndLongGaps) {
+    const std::vector<Cell> live = cells({{63, 1}, {64, 1}, {65, 1}, {0, 2}, {191, 2}, {127, 3}, {128, 3},
+                                          {70, 30000}, {191, 30000}});
+    const BitBoard board(192, 30003, live);
+    int reads = 0;
+    const std::string text = format_rle(board.rows(Cell{0, 0}, &reads), PatternMeta{});
+    EXPECT_EQ(text, "#CXRLE Pos=0,1\nx = 192, y = 30000, rule = B3/S23\n63b3o$o190bo$127b2o29997$70bo120bo!\n");
+    EXPECT_EQ(text, format_rle(live, PatternMeta{}));
+    EXPECT_GT(reads, 2);  // more than one band a pass
+    EXPECT_EQ(parse_pattern(text, "gaps.rle").cells, live);
+    // Plaintext: trailing dots dropped, empty rows as empty lines, nothing above the first live row.
+    const BitBoard small(70, 4, cells({{69, 1}, {0, 3}, {64, 3}}));
+    EXPECT_EQ(format_plaintext(small.rows(Cell{0, 0}), PatternMeta{}),
+              "!Name:\n" + std::string(69, '.') + "O\n\nO" + std::string(63, '.') + "O\n");
+}
+
+TEST(FormatPacked, EmptyBoardAsGollyWritesIt) {
+    const BitBoard empty(100, 50, {});
+    EXPECT_EQ(format_rle(empty.rows(Cell{-50, -25}), PatternMeta{"B3/S23", 9, "", {}, {}}),
+              "#CXRLE Gen=9\nx = 0, y = 0, rule = B3/S23\n!\n");
+    EXPECT_EQ(format_plaintext(empty.rows(Cell{0, 0}), PatternMeta{"", 0, "e", {}, {}}), "!Name: e\n");
 }
 
 }  // namespace

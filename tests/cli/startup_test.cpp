@@ -1,0 +1,142 @@
+// Issue 12: a `tilelife run` process starts without the viewer's and images' libraries and without
+// Open MPI; those come with the modules (src/cli/modules.hpp), loaded only by the commands that
+// need them. The dynamic loader itself says what a process loaded (LD_DEBUG=files lists every
+// object it maps, at start-up and by dlopen).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <regex>
+#include <set>
+
+#include "cli/cli_support.hpp"
+
+namespace tilelife {
+namespace {
+
+// What the big libraries' file names look like: SDL2 and SDL2_ttf (and what they bring: X11,
+// PulseAudio, ...), libpng, giflib, Open MPI and hwloc, and the modules themselves.
+const std::regex kHeavy(R"(SDL|png|gif|X11|pulse|mpi|open-pal|open-rte|hwloc|tilelife-(image|viewer|mpi)\.so)");
+
+struct Loaded {
+    CommandResult result;
+    std::set<std::string> objects;  // file names (no directories) the loader mapped
+    bool has(const std::string& part) const {
+        for (const std::string& o : objects)
+            if (o.find(part) != std::string::npos) return true;
+        return false;
+    }
+    std::string heavy() const {
+        std::string out;
+        for (const std::string& o : objects)
+            if (std::regex_search(o, kHeavy)) out += o + " ";
+        return out;
+    }
+};
+
+// Runs `env ENV tilelife ARGS` in `dir` with LD_DEBUG=files; the loader's lines go to a file of their own.
+Loaded loaded_by(const std::string& cli, const std::string& dir, const std::string& args, const std::string& env = "") {
+    const std::string log = dir + "/ld-debug";
+    Loaded l;
+    l.result = test::run_command("cd " + shell_quote(dir) + " && env " + env + " LD_DEBUG=files LD_DEBUG_OUTPUT=" +
+                                 shell_quote(log) + " " + shell_quote(cli) + " " + args);
+    // glibc writes LOG.PID, one file per process.
+    const std::regex file_line(R"(file=(\S+))");
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+        const std::string name = entry.path().filename().string();
+        if (name.rfind("ld-debug.", 0) != 0) continue;
+        const std::string text = test::read_text(entry.path().string());
+        for (std::sregex_iterator m(text.begin(), text.end(), file_line), end; m != end; ++m)
+            l.objects.insert(std::filesystem::path((*m)[1].str()).filename().string());
+        std::filesystem::remove(entry.path());
+    }
+    return l;
+}
+
+// `env ENV CLI ARGS` in `dir`.
+CommandResult run_in(const std::string& dir, const std::string& cli, const std::string& args, const std::string& env = "") {
+    return test::run_command("cd " + shell_quote(dir) + " && env " + env + " " + shell_quote(cli) + " " + args);
+}
+
+TEST_F(Cli, RunStartsWithoutViewerImageOrMpiLibraries) {
+    const std::string glider = shell_quote(pattern_path("glider.rle"));
+    for (const std::string args : {"run " + glider + " --gens 1 -q", "run " + glider + " --gens 4 -o out.rle --json",
+                                   "convert " + glider + " out.cells", "info " + glider, std::string("engines")}) {
+        const Loaded l = loaded_by(kCli, dir.path(), args);
+        EXPECT_EQ(l.result.exit_code, 0) << args << ": " << l.result.err;
+        // The loader's log is really read: the C++ runtime is always in it.
+        EXPECT_TRUE(l.has("libstdc++")) << args << ": no loader log read";
+        EXPECT_EQ(l.heavy(), "") << args;
+    }
+}
+
+TEST_F(Cli, ImageOutputLoadsTheImageModuleOnly) {
+#ifndef TILELIFE_TEST_HAVE_PNG
+    GTEST_SKIP() << "libpng not found: PNG output is not built";
+#else
+    const std::string glider = shell_quote(pattern_path("glider.rle"));
+    const Loaded l = loaded_by(kCli, dir.path(), "run " + glider + " --gens 4 -o out.png -q");
+    EXPECT_EQ(l.result.exit_code, 0) << l.result.err;
+    EXPECT_TRUE(test::file_exists(path("out.png")));
+    EXPECT_TRUE(l.has("tilelife-image.so")) << l.heavy();
+    EXPECT_TRUE(l.has("libpng")) << l.heavy();
+    EXPECT_FALSE(l.has("SDL")) << l.heavy();
+    EXPECT_FALSE(l.has("mpi")) << l.heavy();
+#endif
+#ifdef TILELIFE_TEST_HAVE_GIF
+    const Loaded g = loaded_by(kCli, dir.path(), "run " + glider + " --gens 4 --gif out.gif -q");
+    EXPECT_EQ(g.result.exit_code, 0) << g.result.err;
+    EXPECT_TRUE(g.has("libgif")) << g.heavy();
+    EXPECT_FALSE(g.has("SDL")) << g.heavy();
+#endif
+}
+
+TEST_F(Cli, ViewLoadsTheViewerModule) {
+#ifndef TILELIFE_TEST_HAVE_VIEWER
+    GTEST_SKIP() << "SDL2 not found: the viewer is not built";
+#else
+    const Loaded l = loaded_by(kCli, dir.path(), "view " + shell_quote(pattern_path("glider.rle")) + " --frames 4 --screenshot shot.png",
+                               "-u DISPLAY -u WAYLAND_DISPLAY SDL_VIDEODRIVER=offscreen");
+    EXPECT_EQ(l.result.exit_code, 0) << l.result.err;
+    EXPECT_NE(l.result.out.find("generation 4"), std::string::npos) << l.result.out;
+    EXPECT_TRUE(test::file_exists(path("shot.png")));
+    EXPECT_TRUE(l.has("tilelife-viewer.so")) << l.heavy();
+    EXPECT_TRUE(l.has("libSDL2")) << l.heavy();
+    EXPECT_FALSE(l.has("mpi")) << l.heavy();
+#endif
+}
+
+// The executable alone (copied without its modules): everything but images, the viewer and mpirun
+// works; those fail with one line naming the module (exit 1), before any work.
+TEST_F(Cli, AMissingModuleIsOneLineNamingIt) {
+    const std::string alone = path("tilelife");
+    std::filesystem::copy_file(kCli, alone);
+    const std::string glider = shell_quote(pattern_path("glider.rle"));
+    CommandResult r = run_in(dir.path(), alone, "run " + glider + " --gens 4 -o out.rle -q");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    const auto one_line_naming = [](const CommandResult& c, const std::string& module) {
+        EXPECT_EQ(c.exit_code, 1) << c.err;
+        EXPECT_NE(c.err.find(module), std::string::npos) << c.err;
+        EXPECT_EQ(c.err.rfind("tilelife: ", 0), 0u) << c.err;
+        EXPECT_EQ(std::count(c.err.begin(), c.err.end(), '\n'), 1) << c.err;
+    };
+#ifdef TILELIFE_TEST_HAVE_PNG
+    r = run_in(dir.path(), alone, "run " + glider + " --gens 4 -o out.png -q");
+    one_line_naming(r, "tilelife-image.so");
+    EXPECT_FALSE(test::file_exists(path("out.png")));
+    one_line_naming(run_in(dir.path(), alone, "convert " + glider + " out.png"), "tilelife-image.so");
+#endif
+#ifdef TILELIFE_TEST_HAVE_GIF
+    one_line_naming(run_in(dir.path(), alone, "run " + glider + " --gens 4 --gif out.gif -q"), "tilelife-image.so");
+#endif
+#ifdef TILELIFE_TEST_HAVE_VIEWER
+    one_line_naming(run_in(dir.path(), alone, "view " + glider + " --frames 1"), "tilelife-viewer.so");
+#endif
+#ifdef TILELIFE_TEST_HAVE_MPI
+    // As mpirun's ranks see it (Open MPI sets OMPI_COMM_WORLD_SIZE): the MPI module is needed.
+    one_line_naming(run_in(dir.path(), alone, "run " + glider + " --gens 4 -q", "OMPI_COMM_WORLD_SIZE=1"), "tilelife-mpi.so");
+#endif
+}
+
+}  // namespace
+}  // namespace tilelife
