@@ -6,10 +6,11 @@ JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 
 # Debian 12 packages the build, the engines and the tests use.
 DEB_PACKAGES := cmake ninja-build g++ make pkg-config ca-certificates \
-  libcli11-dev zlib1g-dev libgtest-dev libbenchmark-dev \
+  libcli11-dev nlohmann-json3-dev zlib1g-dev libgtest-dev libbenchmark-dev \
   ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers pocl-opencl-icd clinfo oclgrind \
   golly libopenmpi-dev openmpi-bin \
-  libpng-dev libgif-dev libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core xvfb xauth
+  libpng-dev libgif-dev libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core xvfb xauth \
+  python3-dev pybind11-dev python3-pybind11 python3-numpy python3-pytest python3-pip python3-setuptools python3-wheel
 
 .PHONY: deps configure build demo test clean fuzz fuzz-deps test-asan
 
@@ -45,11 +46,11 @@ test: build
 # AddressSanitizer + UndefinedBehaviorSanitizer build running the whole test suite, except:
 # - the Oclgrind runs: oclgrind preloads its own runtime, which ASan refuses to follow (the kernels
 #   they check run under ASan in the OpenCL suites anyway);
-# - leak checking for the window tests: SDL's video drivers are dlopen'ed and unloaded, and what they
+# - leak checking for the window and viewer event tests: SDL's video drivers are dlopen'ed and unloaded, and what they
 #   keep until exit is reported from an unknown module (ASan and UBSan still check those tests);
 #   likewise for the MPI tests, where Open MPI keeps what its unloaded plugins allocated.
 ASAN_EXCLUDE       := ^oclgrind
-ASAN_NO_LEAK_CHECK := ^Display/Window|^mpi_engine_np|^MpiCli\.
+ASAN_NO_LEAK_CHECK := ^(Display/Window|Events\.|ViewerWindow\.|viewer_events_x11|mpi_engine_np|MpiCli\.)
 ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 test-asan: deps
 	$(CMAKE) -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTILELIFE_BENCH=OFF \

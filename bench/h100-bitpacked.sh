@@ -36,6 +36,8 @@ activity_word() { if [ "$1" = 0 ]; then echo off; else echo "$1"; fi; }
 
 # A JSON field of the first result ("" when absent).
 field() { sed -n "s/.*\"$1\":\(\"[^\"]*\"\|[0-9.eE+-]*\).*/\1/p" "$2" | head -1 | tr -d '"'; }
+# The work-group the first result's engine chose, WxH (docs/json.md: engine.work_group).
+work_group() { sed -n 's/.*"work_group":{"width":\([0-9]*\),"height":\([0-9]*\)}.*/\1x\2/p' "$1" | head -1; }
 
 # bench NAME SIZE ROWS K [ARGS...]: ROWS = --param rows (0: the engine's default),
 # K = --steps-per-launch (0: the engine's default). ACT=0|on|auto sets --param activity (0: off);
@@ -51,13 +53,13 @@ bench() {
   timeout "$LIMIT" "$TL" "${args[@]}" > "$OUT/$name.json" 2> "$OUT/$name.err"
   local rc=$?
   local secs=$(( $(date +%s) - t0 ))
-  if [ $rc -ne 0 ] || grep -q '"error"' "$OUT/$name.json"; then
+  if [ $rc -ne 0 ] || grep -q '"error":"' "$OUT/$name.json"; then
     echo "$name: exit $rc$([ $rc -eq 124 ] && echo ' (timed out)') - tilelife ${args[*]} - $(tail -n 2 "$OUT/$name.err" "$OUT/$name.json" | tr '\n' ' ' | cut -c1-400)" >> "$OUT/errors.log"
     printf '%-26s FAILED (see errors.log)\n' "$name" | tee -a "$OUT/summary.txt"
   else
     local ups=$(field cell_updates_per_second "$OUT/$name.json")
-    printf '%-26s %-22s %8s T/s %10s ms/gen  wg %-6s rows %-3s K %-3s %s  (%ss)\n' "$name" "$(field engine "$OUT/$name.json")" \
-      "$(awk -v u="$ups" 'BEGIN { printf "%.3f", u / 1e12 }')" "$(field ms_per_generation "$OUT/$name.json")" "$(field wg "$OUT/$name.json")" \
+    printf '%-26s %-22s %8s T/s %10s ms/gen  wg %-6s rows %-3s K %-3s %s  (%ss)\n' "$name" "$(field name "$OUT/$name.json")" \
+      "$(awk -v u="$ups" 'BEGIN { printf "%.3f", u / 1e12 }')" "$(field ms_per_generation "$OUT/$name.json")" "$(work_group "$OUT/$name.json")" \
       "${rows/#0/def}" "${k/#0/def}" "$*" "$secs" | tee -a "$OUT/summary.txt"
   fi
   [ -s "$OUT/$name.err" ] || rm -f "$OUT/$name.err"
@@ -85,7 +87,7 @@ runrate() {
     echo "$name: exit $rc - tilelife run $* - $(tail -n 2 "$OUT/$name.err" | tr '\n' ' ' | cut -c1-400)" >> "$OUT/errors.log"
     printf '%-26s FAILED (see errors.log)\n' "$name" | tee -a "$OUT/summary.txt"
   else
-    local s=$(field seconds "$OUT/$name.json") g=$(field generations "$OUT/$name.json")
+    local s=$(field seconds "$OUT/$name.json") g=$(field generations_run "$OUT/$name.json")
     printf '%-26s activity %-4s %10s s  %s  (%ss)\n' "$name" "$act" "$s" "$*" "$secs" | tee -a "$OUT/summary.txt"
   fi
   [ -s "$OUT/$name.err" ] || rm -f "$OUT/$name.err"

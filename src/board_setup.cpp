@@ -1,48 +1,53 @@
+// From a pattern and the user's overrides to a board, in named steps: the rule, the topology, the
+// size, where the cells go (as Golly places them); and back from a board to a pattern file.
 #include "tilelife/board_setup.hpp"
+#include "tilelife/quadtree.hpp"
 
 #include "tilelife/error.hpp"
 
 namespace tilelife {
+namespace {
 
-BoardPlan plan_board(const Pattern& pattern, const BoardOverrides& overrides, const std::string& source) {
-    return plan_board(pattern, pattern.cells, overrides, source);
-}
-
-BoardPlan plan_board(const Pattern& pattern, std::vector<Cell> cells, const BoardOverrides& overrides,
-                     const std::string& source) {
-    RuleSpec rs;
+// The override, else the file's rule, else B3/S23; a bad rule in the file names the file.
+RuleSpec resolve_rule(const Pattern& pattern, const BoardOverrides& overrides, const std::string& source) {
     try {
-        rs = parse_rule(overrides.rule ? *overrides.rule : pattern.rule.value_or("B3/S23"));
+        return parse_rule(overrides.rule ? *overrides.rule : pattern.rule.value_or("B3/S23"));
     } catch (const InputError& e) {
         throw InputError(overrides.rule ? std::string(e.what()) : located(source, 0, e.what()));
     }
-    BoardPlan plan;
-    plan.spec.rule = rs.rule;
-    plan.spec.topology = overrides.topology ? *overrides.topology
-                                            : (rs.grid ? rs.grid->topology : Topology::unbounded);
-    const Box frame = pattern.frame.empty() ? bounding_box(cells) : pattern.frame;
-    if (overrides.width) {
-        plan.spec.width = *overrides.width;
-        plan.spec.height = *overrides.height;
-    } else if (rs.grid) {
-        plan.spec.width = rs.grid->width;
-        plan.spec.height = rs.grid->height;
-    } else {
-        plan.spec.width = std::max<std::int64_t>(1, frame.width);
-        plan.spec.height = std::max<std::int64_t>(1, frame.height);
-    }
+}
 
-    if (plan.spec.topology == Topology::unbounded) {
-        if (plan.spec.rule.birth & 1u)
-            throw InputError(located(overrides.rule ? "--rule" : source, 0,
-                                     "rule " + plan.spec.rule.to_string() +
-                                         " has B0 and cannot run on an unbounded board (use --topology torus or plane)"));
-        plan.cells = std::move(cells);  // the file's own coordinates
-        return plan;
+// The override, else the rule's suffix, else the unbounded plane.
+Topology resolve_topology(const RuleSpec& rs, const BoardOverrides& overrides) {
+    if (overrides.topology) return *overrides.topology;
+    return rs.grid ? rs.grid->topology : Topology::unbounded;
+}
+
+// The override, else the suffix's grid, else the pattern's frame. An unbounded board takes no size
+// (it grows as it needs); its spec keeps the frame as an initial hint.
+void resolve_size(BoardSpec& spec, const RuleSpec& rs, const BoardOverrides& overrides, const Box& frame) {
+    if (overrides.width) {
+        if (spec.topology == Topology::unbounded)
+            throw InputError("a board size " + std::to_string(*overrides.width) + "x" + std::to_string(*overrides.height) +
+                             " was given for an unbounded board, which grows as it needs: choose a torus or a plane, "
+                             "or give no size");
+        spec.width = *overrides.width;
+        spec.height = *overrides.height;
+    } else if (rs.grid) {
+        spec.width = rs.grid->width;
+        spec.height = rs.grid->height;
+    } else {
+        spec.width = std::max<std::int64_t>(1, frame.width);
+        spec.height = std::max<std::int64_t>(1, frame.height);
     }
+}
+
+// Golly: the grid's top-left is (-W/2, -H/2); positioned files keep their coordinates, others put
+// their frame's top-left at (-fw/2, -fh/2), i.e. centred, and a frame the board's size fills it.
+// Moves the cells to board indices; InputError naming `source` when they do not fit.
+void place_on_bounded_board(BoardPlan& plan, const Pattern& pattern, const Box& frame, std::vector<Cell>& cells,
+                            const std::string& source) {
     const std::int64_t W = plan.spec.width, H = plan.spec.height;
-    // Golly: the grid's top-left is (-W/2, -H/2); positioned files keep their coordinates, others put
-    // their frame's top-left at (-fw/2, -fh/2) — i.e. centred, and a frame the board's size fills it.
     std::int64_t dx = W / 2, dy = H / 2;
     if (!pattern.positioned) {
         dx -= frame.width / 2 + frame.x;
@@ -56,6 +61,24 @@ BoardPlan plan_board(const Pattern& pattern, std::vector<Cell> cells, const Boar
                                      ") does not fit the " + std::to_string(W) + "x" + std::to_string(H) + " " +
                                      std::string(to_string(plan.spec.topology)) + " board"));
     for (Cell& c : cells) c = Cell{c.x + dx, c.y + dy};
+}
+
+}  // namespace
+
+BoardPlan plan_board(const Pattern& pattern, const BoardOverrides& overrides, const std::string& source) {
+    return plan_board(pattern, pattern.cells, overrides, source);
+}
+
+BoardPlan plan_board(const Pattern& pattern, std::vector<Cell> cells, const BoardOverrides& overrides,
+                     const std::string& source) {
+    const RuleSpec rs = resolve_rule(pattern, overrides, source);
+    BoardPlan plan;
+    plan.spec.rule = rs.rule;
+    plan.spec.topology = resolve_topology(rs, overrides);
+    const Box frame = pattern.frame.empty() ? bounding_box(cells) : pattern.frame;
+    resolve_size(plan.spec, rs, overrides, frame);
+    // Unbounded boards keep the file's own coordinates (rules with B0 are refused by create_engine).
+    if (plan.spec.topology != Topology::unbounded) place_on_bounded_board(plan, pattern, frame, cells, source);
     plan.cells = std::move(cells);
     return plan;
 }
@@ -64,6 +87,25 @@ std::string rule_for_output(const BoardSpec& spec) {
     RuleSpec rs{spec.rule, std::nullopt};
     if (spec.topology != Topology::unbounded) rs.grid = GridSuffix{spec.topology, spec.width, spec.height};
     return rs.to_string();
+}
+
+std::vector<Cell> golly_cells(const Engine& engine, Cell golly_offset) {
+    std::vector<Cell> cells = engine.live_cells();
+    if (golly_offset != Cell{})
+        for (Cell& c : cells) c = Cell{c.x + golly_offset.x, c.y + golly_offset.y};
+    return cells;
+}
+
+std::string format_board(OutputFormat format, const Engine& engine, const BoardPlan& plan, PatternMeta meta) {
+    meta.rule = rule_for_output(plan.spec);
+    // Tree engines (unbounded, so no offset) write RLE and macrocell straight from their tree:
+    // a huge pattern is never listed.
+    if (format == OutputFormat::rle || format == OutputFormat::macrocell)
+        if (const auto tree = engine.quadtree(); tree && plan.golly_offset.x == 0 && plan.golly_offset.y == 0)
+            // RLE no larger than tilelife reads back (beyond it the tree says: write macrocell).
+            return format == OutputFormat::rle ? format_rle_tree(*tree, meta, ReadLimits{}.max_file_bytes)
+                                               : format_macrocell(*tree, meta.rule, meta.generation);
+    return format_pattern(format, golly_cells(engine, plan.golly_offset), meta);
 }
 
 }  // namespace tilelife

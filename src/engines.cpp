@@ -9,6 +9,9 @@ void register_hashlife_engines();
 #ifdef TILELIFE_HAVE_OPENCL
 void register_opencl_engines();
 #endif
+#ifdef TILELIFE_HAVE_SYCL
+void register_sycl_engines();
+#endif
 
 void register_builtin_engines() {
     static std::once_flag once;
@@ -17,6 +20,9 @@ void register_builtin_engines() {
         register_hashlife_engines();
 #ifdef TILELIFE_HAVE_OPENCL
         register_opencl_engines();
+#endif
+#ifdef TILELIFE_HAVE_SYCL
+        register_sycl_engines();
 #endif
     });
 }

@@ -31,8 +31,9 @@ struct Pattern {
     bool positioned = false;
     std::optional<std::string> rule;  // rule text as written in the file, suffix included
     std::int64_t generation = 0;      // "#CXRLE Gen=" / macrocell "#G"
-    std::string name;                 // "#N" line or plaintext "!Name:"
-    std::vector<std::string> comments;
+    std::string name;                   // "#N" line or plaintext "!Name:"
+    std::vector<std::string> authors;   // "#O" lines or plaintext "!Author:"
+    std::vector<std::string> comments;  // "#C"/"#D" lines, plaintext "!" lines
     // Macrocell input: the file's tree (its cells also in `cells` unless the reader was told not
     // to list them, ReadLimits::list_tree_cells). Huge patterns are counted, bounded, run by tree
     // engines and written from it without ever being listed.
@@ -50,33 +51,67 @@ struct ReadLimits {
     bool list_tree_cells = true;
 };
 
-// Reads a file (gzip detected by its magic bytes) or a "random:WxH[:density[:seed]]" spec.
-// The format is detected from the content. Throws InputError naming the file (and line).
+// Reads a file (gzip detected by its magic bytes), standard input ("-", named "stdin" in messages)
+// or a "random:WxH[:density[:seed]]" spec. The format is detected from the content. Throws InputError
+// naming the file (and line).
 Pattern read_pattern(const std::string& path_or_spec, const ReadLimits& limits = {});
 // Parses text already in memory; `source` names it in error messages.
 Pattern parse_pattern(std::string_view text, const std::string& source, const ReadLimits& limits = {});
 
-// Golly-identical RLE text: bounding box of the cells, "#CXRLE Pos=x,y[ Gen=g]" line, header
-// "x = W, y = H, rule = RULE", runs wrapped at 70 characters, "!" at the end.
+// What a written pattern carries besides its cells.
+struct PatternMeta {
+    std::string rule;                   // any spelling parse_rule reads, suffix included; empty: B3/S23
+    std::int64_t generation = 0;
+    std::string name;
+    std::vector<std::string> authors;
+    std::vector<std::string> comments;  // one line each
+};
+// A read pattern's metadata: its name, authors, comments, generation, and its rule (B3/S23 when the
+// file gives none).
+PatternMeta meta_of(const Pattern& pattern);
+
+// Golly-identical RLE text: "#CXRLE Pos=x,y[ Gen=g]" line, then "#N", "#O" and "#C" lines for the
+// metadata, header "x = W, y = H, rule = RULE" (the canonical spelling) over the cells' bounding box,
+// runs wrapped at 70 characters, "!" at the end.
+std::string format_rle(const std::vector<Cell>& cells, const PatternMeta& meta);
 std::string format_rle(const std::vector<Cell>& cells, const std::string& rule, std::int64_t generation);
 // The same RLE written from a tree, row by row: never lists the cells or builds a board. A tree can
 // describe more text than any memory holds (a 2^40-cell square: 2^40 rows): past `max_bytes` of
 // text it stops and throws InputError.
-std::string format_rle_tree(const Quadtree& tree, const std::string& rule, std::int64_t generation,
-                            std::int64_t max_bytes = INT64_MAX);
-// Plaintext .cells: "!Name: NAME" then rows of 'O' and '.', bounding box of the cells.
+std::string format_rle_tree(const Quadtree& tree, const PatternMeta& meta, std::int64_t max_bytes = INT64_MAX);
+// Plaintext .cells: "!Name: NAME", "!Author: A" and "!" comment lines, then rows of 'O' and '.' over
+// the cells' bounding box (no position, rule or generation: the format has none).
+std::string format_plaintext(const std::vector<Cell>& cells, const PatternMeta& meta);
 std::string format_plaintext(const std::vector<Cell>& cells, const std::string& name);
 // Golly macrocell ([M2]) text, the same bytes as bgolly 3.3 writes for this tree from the second
 // line on (the first names tilelife): "#R rule", "#G gen" when not 0, then the nodes, each once,
 // children first, numbered from 1, leaves as 8 rows of '.'/'*' ended by '$'. The root is the tree's.
 std::string format_macrocell(const Quadtree& tree, const std::string& rule, std::int64_t generation);
 
-// Writes text to `path` atomically (temp file in the same directory, then rename). Throws
-// RuntimeError on I/O failure; an existing file is left untouched then.
-void write_file_atomic(const std::string& path, std::string_view text);
+// Output formats: pattern files and board images.
+enum class OutputFormat { rle, plaintext, macrocell, png };
+std::string_view to_string(OutputFormat f);                        // "rle", "cells", "mc", "png"
+std::optional<OutputFormat> output_format_named(std::string_view word);  // the inverse; nullopt otherwise
 
-// Output format chosen by the file name's extension (".rle", ".cells", ".mc", ".png"); InputError otherwise.
-enum class OutputFormat { rle, plaintext, png, macrocell };
+// Where an output goes and how: the format from `format` when given, else from the name's extension
+// (".rle", ".cells", ".mc", ".png", each pattern format also as ".gz"); "-" is standard output and
+// needs `format`. InputError naming the path otherwise.
+struct OutputTarget {
+    std::string path;
+    OutputFormat format = OutputFormat::rle;
+    bool gzip = false;
+    bool standard_output() const { return path == "-"; }
+};
+OutputTarget output_target(const std::string& path, std::optional<OutputFormat> format = std::nullopt);
+// output_target(path).format.
 OutputFormat output_format_for(const std::string& path);
+
+// The text of a pattern in a pattern format (RLE, plaintext). This version writes no macrocell
+// (InputError naming the format); PNG is an image, not text (InputError).
+std::string format_pattern(OutputFormat format, const std::vector<Cell>& cells, const PatternMeta& meta);
+
+// Writes text to `path` atomically (OutputFile: temp file in the same directory, then rename).
+// Throws RuntimeError on I/O failure; an existing file is left untouched then.
+void write_file_atomic(const std::string& path, std::string_view text);
 
 }  // namespace tilelife

@@ -1,20 +1,19 @@
-// tilelife bench: cell-update throughput of chosen engines on a random board. OpenCL kernels are
-// timed with profiling events (kernel durations only, no transfers); CPU engines by wall clock.
+// tilelife bench: cell-update throughput of chosen engines on a random board. Engines with a device
+// clock are timed by it (Engine::step_timed: kernel durations only, no transfers), the others by the
+// wall clock. --autotune tries the option sets each engine offers for its device (describe().autotune).
+// Nothing here knows a particular engine: engines describe themselves.
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <exception>
-#include <iostream>
+#include <functional>
 #include <optional>
-#include <sstream>
 #include <string>
-#include <tuple>
-#include <utility>
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "cli/json.hpp"
+#include "cli/progress.hpp"
 #include "tilelife/error.hpp"
 
 namespace tilelife::cli {
@@ -25,37 +24,35 @@ const char* const kBytesNote =
     "effective GB/s counts 2 bytes per cell update (read and write one byte per cell), the minimum traffic of a "
     "byte-per-cell board, not what a kernel actually moves";
 
-// The seed's published whole-run figures (its 160x160 board, 500 generations, GROUPSIZE 16).
-constexpr double kSeedLocalMicros = 18159, kSeedNoLocalMicros = 27485;
-
-struct Options {
+struct BenchArgs {
     std::string size = "4096x4096";
-    std::int64_t gens = 100;
-    std::int64_t warmup = 5;
+    std::string gens = "100", warmup = "5";
     std::string topology = "torus";
     std::string rule = "B3/S23";
     double density = 0.3;
     std::uint64_t seed = 1;
-    bool json = false;
-    bool autotune = false;
-    bool seed_setup = false;
+    bool json = false, autotune = false, seed_setup = false;
     EngineChoice choice;
 };
 
+// The board every engine runs: the same random cells, warm-up and timed generations.
+struct BenchJob {
+    BoardSpec spec;
+    std::vector<std::uint8_t> board;
+    std::int64_t warmup = 0, gens = 0;
+};
+
 struct Result {
-    std::string engine;
-    std::string wg = "-";         // work-group shape, OpenCL only
-    int cells_per_item = 0;       // OpenCL only
-    std::string device;           // OpenCL only
-    std::string timing;           // "profiling events" or "wall clock"
-    double seconds = 0;           // for `gens` generations
-    double span_seconds = 0;      // OpenCL: first kernel start to last kernel end
-    double wall_seconds = 0;      // step() plus a final synchronisation, any engine
-    std::int64_t gens = 0;
-    std::int64_t cells = 0;
-    std::int64_t population = 0;
-    std::string error;            // when this configuration could not run
-    std::exception_ptr exception; // ... and why, to rethrow when nothing ran
+    EngineDescription engine;  // what the engine is and chose (only the name when it failed)
+    EngineOptions options;     // what was asked for
+    bool device_clock = false;
+    double seconds = 0;        // for `gens` generations
+    double span_seconds = 0;   // device clock: first kernel start to last kernel end
+    double wall_seconds = 0;   // the timed steps plus a final synchronisation, any engine
+    std::int64_t gens = 0, cells = 0, population = 0;
+    std::string error;             // when this configuration could not run
+    std::exception_ptr exception;  // ... and why, to rethrow when nothing ran
+    bool ok() const { return error.empty(); }
     double updates_per_second() const { return seconds > 0 ? static_cast<double>(cells) * gens / seconds : 0; }
 };
 
@@ -93,306 +90,357 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// Creates the engine, loads the board, warms up, then times `gens` generations.
-Result run_one(const std::string& engine, const BoardSpec& spec, const EngineOptions& eo,
-               const std::vector<std::uint8_t>& board, std::int64_t warmup, std::int64_t gens) {
+// Creates the engine, loads the board, warms up, then times the generations. A configuration's
+// InputError/RuntimeError (a shape the device refuses) is recorded instead of ending the bench.
+Result measure(const std::string& engine, const EngineOptions& eo, const BenchJob& job) {
     Result r;
-    r.engine = engine;
-    r.gens = gens;
-    r.cells = spec.width * spec.height;
-    auto e = create_engine(engine, spec, eo);
-    e->write_region(Box{0, 0, spec.width, spec.height}, board.data());
-    e->step(warmup);
-    (void)e->population();  // also waits for the warm-up to finish
-    const EngineDescription d = e->describe();
-    if (d.wg_width > 0) {
-        r.wg = std::to_string(d.wg_width) + "x" + std::to_string(d.wg_height);
-        r.cells_per_item = d.cells_per_item;
-        r.device = d.device;
-    }
-    const auto t0 = std::chrono::steady_clock::now();
-    if (const auto t = e->step_timed(gens)) {
+    r.engine.name = engine;
+    r.engine.backend = engine.substr(0, engine.find(':'));
+    r.options = eo;
+    r.gens = job.gens;
+    r.cells = job.spec.width * job.spec.height;
+    try {
+        auto e = create_engine(engine, job.spec, eo);
+        e->write_region(Box{0, 0, job.spec.width, job.spec.height}, job.board.data());
+        e->step(job.warmup);
+        (void)e->population();  // also waits for the warm-up to finish
+        r.engine = e->describe();
+        const auto t0 = std::chrono::steady_clock::now();
+        const std::optional<StepTiming> t = e->step_timed(job.gens);
+        r.population = e->population();  // waits for the device; outside the CPU engines' timing
         r.wall_seconds = seconds_since(t0);
-        r.timing = "profiling events";
-        r.seconds = t->kernel_seconds;
-        r.span_seconds = t->span_seconds;
-        r.population = e->population();
-        return r;
+        r.device_clock = t.has_value();
+        r.seconds = t ? t->kernel_seconds : r.wall_seconds;
+        r.span_seconds = t ? t->span_seconds : 0;
+    } catch (const std::exception& ex) {
+        r.error = ex.what();
+        r.exception = std::current_exception();
     }
-    // No device clock: step_timed ran the generations; CPU engines are done when it returns.
-    r.seconds = r.wall_seconds = seconds_since(t0);
-    r.population = e->population();  // outside the timing
-    r.timing = "wall clock";
     return r;
 }
 
-// Runs one configuration; an InputError/RuntimeError of that configuration (a shape the device
-// refuses) is recorded instead of ending the whole bench.
-Result run_guarded(const std::string& engine, const BoardSpec& spec, const EngineOptions& eo,
-                   const std::vector<std::uint8_t>& board, std::int64_t warmup, std::int64_t gens) {
-    try {
-        return run_one(engine, spec, eo, board, warmup, gens);
-    } catch (const std::exception& e) {
-        Result r;
-        r.engine = engine;
-        if (eo.wg_width > 0) r.wg = std::to_string(eo.wg_width) + "x" + std::to_string(eo.wg_height);
-        r.error = e.what();
-        r.exception = std::current_exception();
-        return r;
-    }
+// "--wg 16x8 --steps-per-launch 8 --param rows=16": the flags that ask for these options.
+std::string options_flags(const EngineOptions& o) {
+    std::string out;
+    const auto add = [&](const std::string& s) { out += (out.empty() ? "" : " ") + s; };
+    if (!o.device.empty()) add("--device " + o.device);
+    if (o.wg_width > 0) add("--wg " + std::to_string(o.wg_width) + "x" + std::to_string(o.wg_height));
+    if (o.threads > 0) add("--threads " + std::to_string(o.threads));
+    if (o.steps_per_launch > 0) add("--steps-per-launch " + std::to_string(o.steps_per_launch));
+    for (const auto& [k, v] : o.params) add("--param " + k + "=" + v);
+    return out;
 }
 
-std::string fixed(double v, int digits) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-    return buf;
+Json options_json(const EngineOptions& o) {
+    Json params = Json::object();
+    for (const auto& [k, v] : o.params) params[k] = v;
+    return Json{{"device", string_or_null(o.device)},
+                {"work_group", o.wg_width > 0 ? Json{{"width", o.wg_width}, {"height", o.wg_height}} : Json(nullptr)},
+                {"threads", count_or_null(o.threads)},
+                {"steps_per_launch", count_or_null(o.steps_per_launch)},
+                {"params", params}};
 }
 
-std::string result_json(const Result& r, double ratio) {
-    std::ostringstream js;
-    js << "{\"engine\":" << json_string(r.engine) << ",\"wg\":" << json_string(r.wg);
-    if (!r.error.empty()) return js.str() + ",\"error\":" + json_string(r.error) + "}";
-    js << ",\"cells_per_item\":" << r.cells_per_item << ",\"device\":" << json_string(r.device)
-       << ",\"timing\":" << json_string(r.timing) << ",\"generations\":" << r.gens
-       << ",\"seconds\":" << fixed(r.seconds, 9) << ",\"span_seconds\":" << fixed(r.span_seconds, 9)
-       << ",\"wall_seconds\":" << fixed(r.wall_seconds, 9)
-       << ",\"ms_per_generation\":" << fixed(r.seconds * 1e3 / static_cast<double>(r.gens), 6)
-       << ",\"cell_updates_per_second\":" << fixed(r.updates_per_second(), 0)
-       << ",\"effective_gb_per_second\":" << fixed(2 * r.updates_per_second() / 1e9, 3)
-       << ",\"ratio\":" << fixed(ratio, 3) << ",\"population\":" << r.population << "}";
-    return js.str();
-}
-
-// Ratio base: the naive kernel when it ran, else the first result that ran.
+// Ratio base: the first engine that ran.
 double base_rate(const std::vector<Result>& results) {
     for (const Result& r : results)
-        if (r.error.empty() && r.engine.size() >= 6 && r.engine.ends_with(":naive")) return r.updates_per_second();
-    for (const Result& r : results)
-        if (r.error.empty()) return r.updates_per_second();
+        if (r.ok()) return r.updates_per_second();
     return 0;
 }
 
-void print_table(const std::vector<Result>& results, const std::string& ratio_to) {
-    const double base = base_rate(results);
-    std::printf("%-24s %-9s %6s %12s %14s %10s %8s %14s\n", "engine", "wg", "cells", "ms/gen", "G updates/s", "GB/s",
-                ratio_to.c_str(), "population");
+// The fastest run that worked; nullopt when none did.
+std::optional<std::size_t> best_of(const std::vector<Result>& runs) {
+    std::optional<std::size_t> best;
+    for (std::size_t i = 0; i < runs.size(); ++i)
+        if (runs[i].ok() && (!best || runs[i].updates_per_second() > runs[*best].updates_per_second())) best = i;
+    return best;
+}
+
+Json result_json(const Result& r, double base) {
+    const double ups = r.updates_per_second();
+    const auto number = [&](double v) { return r.ok() ? Json(v) : Json(nullptr); };
+    return Json{{"engine", engine_json(r.engine)},
+                {"options", options_json(r.options)},
+                {"timing", r.ok() ? Json(r.device_clock ? "device clock" : "wall clock") : Json(nullptr)},
+                {"generations", r.gens},
+                {"seconds", number(r.seconds)},
+                {"span_seconds", r.device_clock ? Json(r.span_seconds) : Json(nullptr)},
+                {"wall_seconds", number(r.wall_seconds)},
+                {"ms_per_generation", number(r.seconds * 1e3 / static_cast<double>(r.gens))},
+                {"cell_updates_per_second", number(ups)},
+                {"effective_gb_per_second", number(2 * ups / 1e9)},
+                {"ratio", number(base > 0 ? ups / base : 0)},
+                {"population", r.ok() ? Json(r.population) : Json(nullptr)},
+                {"error", string_or_null(r.error)}};
+}
+
+void print_table(const std::vector<Result>& results, double base, const char* options_heading,
+                 const std::function<std::string(const Result&)>& options_text) {
+    std::printf("%-24s %-22s %12s %14s %10s %8s %14s\n", "engine", options_heading, "ms/gen", "G updates/s", "GB/s",
+                "ratio", "population");
     for (const Result& r : results) {
-        if (!r.error.empty()) {
-            std::printf("%-24s %-9s  failed: %s\n", r.engine.c_str(), r.wg.c_str(), r.error.c_str());
+        if (!r.ok()) {
+            std::printf("%-24s %-22s  failed: %s\n", r.engine.name.c_str(), options_text(r).c_str(), r.error.c_str());
             continue;
         }
         const double ups = r.updates_per_second();
-        std::printf("%-24s %-9s %6s %12.4f %14.2f %10.2f %8.2f %14lld\n", r.engine.c_str(), r.wg.c_str(),
-                    r.cells_per_item ? std::to_string(r.cells_per_item).c_str() : "-",
+        std::printf("%-24s %-22s %12.4f %14.2f %10.2f %8.2f %14lld\n", r.engine.name.c_str(), options_text(r).c_str(),
                     r.seconds * 1e3 / static_cast<double>(r.gens), ups / 1e9, 2 * ups / 1e9, base > 0 ? ups / base : 0,
                     static_cast<long long>(r.population));
     }
 }
 
+// "16x8, 4 cells per item": what the engine chose (for the main table).
+std::string chosen_text(const Result& r) {
+    const std::string s = r.ok() ? engine_summary(r.engine) : options_flags(r.options);
+    return s.empty() ? "-" : s.size() > 22 ? s.substr(0, 21) + "~" : s;
+}
+
+// --- The seed's own setup ------------------------------------------------------------------------
+// Its 160x160 board, 500 generations and GROUPSIZE 16, beside its published whole-run figures (from
+// its own hardware). A fixed historical comparison, so its engines are data here: GROUPSIZE 16 is a
+// 16x16 group for the naive kernel and a 16x16 tile (18x18 items) for the halo tile, or a 16x16
+// group where a device caps work-groups below 324 items (NVIDIA's OpenCL on the H100).
+struct SeedKernel {
+    const char* engine;
+    const char* key;    // JSON keys: KEY_kernel_us, KEY_wall_us
+    const char* label;  // table row
+    std::vector<std::pair<int, int>> groups;
+    double published_us;  // 0: not published
+};
+const std::vector<SeedKernel>& seed_kernels() {
+    static const std::vector<SeedKernel> k = {
+        {"opencl:naive", "no_local", "no local (naive)", {{16, 16}}, 27485},
+        {"opencl:local", "local", "local (halo tile)", {{18, 18}, {16, 16}}, 18159},
+        {"opencl:local-strided", "local_strided", "local-strided", {}, 0},
+        // The SYCL forms of the same kernels (the tutorial's hierarchical kernel with its 16x16 groups).
+        {"sycl:hierarchical", "sycl_hierarchical", "sycl hierarchical", {{16, 16}}, 0},
+        {"sycl:halo-tile", "sycl_local", "sycl halo tile", {{18, 18}, {16, 16}}, 0},
+        {"sycl:halo-tile-strided", "sycl_local_strided", "sycl halo-tile-strided", {}, 0},
+    };
+    return k;
+}
+constexpr double kSeedLocalMicros = 18159, kSeedNoLocalMicros = 27485;
+
+const SeedKernel* seed_kernel_of(const std::string& engine) {
+    for (const SeedKernel& k : seed_kernels())
+        if (const auto info = find_engine(k.engine); info && info->name == engine) return &k;
+    return nullptr;
+}
+
+// Runs each engine, with the seed's groups under --seed-setup (unless --wg was given).
+std::vector<Result> run_engines(const std::vector<std::string>& engines, const EngineOptions& base_options,
+                                const BenchJob& job, bool seed_groups, Progress& progress) {
+    std::vector<Result> results;
+    for (std::size_t i = 0; i < engines.size(); ++i) {
+        progress.show("bench " + std::to_string(i + 1) + "/" + std::to_string(engines.size()) + ": " + engines[i]);
+        const SeedKernel* seed = seed_groups ? seed_kernel_of(engines[i]) : nullptr;
+        if (!seed || seed->groups.empty()) {
+            results.push_back(measure(engines[i], base_options, job));
+            continue;
+        }
+        // The first group the device takes (the last one's failure is the result).
+        for (std::size_t g = 0; g < seed->groups.size(); ++g) {
+            EngineOptions eo = base_options;
+            eo.wg_width = seed->groups[g].first;
+            eo.wg_height = seed->groups[g].second;
+            Result r = measure(engines[i], eo, job);
+            if (r.ok() || g + 1 == seed->groups.size()) {
+                results.push_back(std::move(r));
+                break;
+            }
+        }
+    }
+    progress.clear();
+    return results;
+}
+
+// --- Autotune ------------------------------------------------------------------------------------
+struct Tuned {
+    std::string engine;
+    std::vector<Result> runs;
+};
+
+std::vector<Tuned> autotune(const std::vector<Result>& results, const BenchJob& job, Progress& progress) {
+    std::vector<Tuned> tuned;
+    std::size_t total = 0, done = 0;
+    for (const Result& r : results) total += r.engine.autotune.size();
+    for (const Result& r : results) {
+        if (!r.ok()) continue;
+        Tuned t{r.engine.name, {}};
+        for (const EngineOptions& candidate : r.engine.autotune) {
+            progress.show("autotune " + std::to_string(++done) + "/" + std::to_string(total) + ": " + r.engine.name +
+                          " " + options_flags(candidate));
+            t.runs.push_back(measure(r.engine.name, candidate, job));
+        }
+        tuned.push_back(std::move(t));
+    }
+    progress.clear();
+    return tuned;
+}
+
+// --- Reports -------------------------------------------------------------------------------------
+struct BenchReport {
+    const BenchArgs& args;
+    const BenchJob& job;
+    const std::vector<Result>& results;
+    const std::vector<Tuned>& tuned;
+};
+
+const Result* seed_result(const std::vector<Result>& results, const SeedKernel& k) {
+    for (const Result& r : results)
+        if (r.ok() && seed_kernel_of(r.engine.name) == &k) return &r;
+    return nullptr;
+}
+
+void report_json(const BenchReport& b) {
+    const double base = base_rate(b.results);
+    Json doc = json_document("bench");
+    doc["board"] = board_json(b.job.spec, Box{0, 0, b.job.spec.width, b.job.spec.height});
+    doc["density"] = b.args.density;
+    doc["seed"] = b.args.seed;
+    doc["warmup"] = b.job.warmup;
+    doc["generations"] = b.job.gens;
+    doc["bytes_counted"] = kBytesNote;
+    Json results = Json::array();
+    for (const Result& r : b.results) results.push_back(result_json(r, base));
+    doc["results"] = results;
+    if (b.args.autotune) {
+        Json tuned = Json::array();
+        for (const Tuned& t : b.tuned) {
+            Json runs = Json::array();
+            for (const Result& r : t.runs) runs.push_back(result_json(r, base));
+            const auto best = best_of(t.runs);
+            tuned.push_back(Json{{"engine", t.engine}, {"runs", runs}, {"best", best ? Json(*best) : Json(nullptr)}});
+        }
+        doc["autotune"] = tuned;
+    } else {
+        doc["autotune"] = nullptr;
+    }
+    if (b.args.seed_setup) {
+        Json seed{{"published_local_us", kSeedLocalMicros}, {"published_no_local_us", kSeedNoLocalMicros}};
+        for (const SeedKernel& k : seed_kernels())
+            if (const Result* r = seed_result(b.results, k)) {
+                seed[std::string(k.key) + "_kernel_us"] = r->seconds * 1e6;
+                seed[std::string(k.key) + "_wall_us"] = r->wall_seconds * 1e6;
+            }
+        doc["seed_setup"] = seed;
+    } else {
+        doc["seed_setup"] = nullptr;
+    }
+    print_json(doc);
+}
+
+void report_text(const BenchReport& b) {
+    const BenchJob& job = b.job;
+    const double base = base_rate(b.results);
+    std::printf("board %lldx%lld %s %s, density %.2f, seed %llu; %lld warm-up + %lld timed generations\n",
+                static_cast<long long>(job.spec.width), static_cast<long long>(job.spec.height),
+                std::string(to_string(job.spec.topology)).c_str(), job.spec.rule.to_string().c_str(), b.args.density,
+                static_cast<unsigned long long>(b.args.seed), static_cast<long long>(job.warmup),
+                static_cast<long long>(job.gens));
+    std::vector<std::string> devices;
+    for (const Result& r : b.results)
+        if (!r.engine.device.empty() && std::find(devices.begin(), devices.end(), r.engine.device) == devices.end())
+            devices.push_back(r.engine.device);
+    for (const std::string& d : devices) std::printf("device %s\n", d.c_str());
+    std::printf("timing: engines with a device clock = sum of kernel durations (no transfers); others = wall clock "
+                "of step()\n%s\n\n",
+                kBytesNote);
+    print_table(b.results, base, "chose", chosen_text);
+    for (const Tuned& t : b.tuned) {
+        std::printf("\nautotune %s (ratio to the first table's base):\n", t.engine.c_str());
+        if (t.runs.empty()) {
+            std::printf("nothing to tune: the engine offers no option sets for this device\n");
+            continue;
+        }
+        print_table(t.runs, base, "options", [](const Result& r) { return options_flags(r.options); });
+        if (const auto best = best_of(t.runs))
+            std::printf("best for %s: %s (%.2f G updates/s)\n", t.engine.c_str(),
+                        options_flags(t.runs[*best].options).c_str(), t.runs[*best].updates_per_second() / 1e9);
+    }
+    if (b.args.seed_setup) {
+        std::printf("\nseed setup (160x160, 500 generations, GROUPSIZE 16), whole run in microseconds:\n");
+        std::printf("%-22s %14s %14s %18s\n", "", "kernels (us)", "wall (us)", "seed published (us)");
+        for (const SeedKernel& k : seed_kernels())
+            if (const Result* r = seed_result(b.results, k)) {
+                char published[32] = "-";
+                if (k.published_us > 0) std::snprintf(published, sizeof published, "%.0f", k.published_us);
+                std::printf("%-22s %14.1f %14.1f %18s\n", k.label, r->seconds * 1e6, r->wall_seconds * 1e6, published);
+            }
+        std::printf("(the seed's figures come from its own hardware; compare ratios: seed no-local/local = %.2f)\n",
+                    kSeedNoLocalMicros / kSeedLocalMicros);
+    }
+}
+
+// --- The command ---------------------------------------------------------------------------------
+void bench(BenchArgs a, int& exit_code) {
+    if (a.seed_setup) {
+        a.size = "160x160";
+        a.gens = "500";
+        // The seed's kernels on every device backend of this build, or on the one --backend names.
+        const std::string only = a.choice.backend == "cpu" ? std::string() : a.choice.backend + ":";
+        if (a.choice.kernel.empty())
+            for (const SeedKernel& k : seed_kernels())
+                if (engine_exists(k.engine) && std::string_view(k.engine).starts_with(only))
+                    a.choice.kernel += (a.choice.kernel.empty() ? "" : ",") + std::string(k.engine);
+        if (a.choice.kernel.empty())
+            throw InputError("--seed-setup compares the OpenCL (and SYCL) kernels; this build has none");
+    }
+    const auto [w, h] = parse_size(a.size, "--size");
+    const auto topology = parse_topology(a.topology);
+    if (!topology || *topology == Topology::unbounded)
+        throw InputError("--topology '" + a.topology + "' must be torus or plane for bench");
+    BenchJob job;
+    job.spec = BoardSpec{w, h, *topology, parse_rule(a.rule).rule};
+    job.gens = parse_count(a.gens, "--gens", 1);
+    job.warmup = parse_count(a.warmup, "--warmup");
+    std::vector<std::string> engines;
+    for (const std::string& k : split(a.choice.kernel)) {
+        EngineChoice c = a.choice;
+        c.kernel = k;
+        engines.push_back(engine_name(c, *topology));
+    }
+    if (engines.empty()) engines.push_back(engine_name(a.choice, *topology));
+    const EngineOptions base_options = engine_options(a.choice);
+    job.board = random_board(w, h, a.density, a.seed);
+
+    Progress progress(!a.json, 0.5);
+    const std::vector<Result> results = run_engines(engines, base_options, job, a.seed_setup && a.choice.wg.empty(), progress);
+    const std::vector<Tuned> tuned = a.autotune ? autotune(results, job, progress) : std::vector<Tuned>{};
+    const BenchReport report{a, job, results, tuned};
+    if (a.json) report_json(report);
+    else report_text(report);
+    // Every engine failing is a failed bench, with the first engine's error (InputError for a bad
+    // --wg, RuntimeError for a missing device); a partial failure is reported in the table.
+    if (std::none_of(results.begin(), results.end(), [](const Result& r) { return r.ok(); }))
+        std::rethrow_exception(results.front().exception);
+    exit_code = 0;
+}
+
 }  // namespace
 
 void add_bench(CLI::App& app, int& exit_code) {
-    auto o = std::make_shared<Options>();
+    auto a = std::make_shared<BenchArgs>();
     CLI::App* cmd = app.add_subcommand(
         "bench", "measure cell updates per second of engines on a random board (--kernel a,b,c to compare)");
-    cmd->add_option("--size", o->size, "board size WxH")->default_val("4096x4096");
-    cmd->add_option("--gens", o->gens, "generations timed per engine")->default_val(100)->check(CLI::PositiveNumber);
-    cmd->add_option("--warmup", o->warmup, "generations run before timing")->default_val(5)->check(CLI::NonNegativeNumber);
-    cmd->add_option("--topology", o->topology, "torus or plane")->default_val("torus");
-    cmd->add_option("--rule", o->rule, "Life-like rule")->default_val("B3/S23");
-    cmd->add_option("--density", o->density, "share of live cells in the random board")
+    cmd->add_option("--size", a->size, "board size WxH")->default_val("4096x4096");
+    cmd->add_option("--gens", a->gens, "generations timed per engine: 100, 1e4, 2^10 (default 100)");
+    cmd->add_option("--warmup", a->warmup, "generations run before timing (default 5)");
+    cmd->add_option("--topology", a->topology, "torus or plane")->default_val("torus");
+    cmd->add_option("--rule", a->rule, "Life-like rule")->default_val("B3/S23");
+    cmd->add_option("--density", a->density, "share of live cells in the random board")
         ->default_val(0.3)
         ->check(CLI::Range(0.0, 1.0));
-    cmd->add_option("--seed", o->seed, "random board seed")->default_val(1);
-    cmd->add_flag("--json", o->json, "print one JSON object");
-    cmd->add_flag("--autotune", o->autotune,
-                  "sweep the option sets each engine names for the device (work-groups, rows, K), report the best");
-    cmd->add_flag("--seed-setup", o->seed_setup,
+    cmd->add_option("--seed", a->seed, "random board seed")->default_val(1);
+    cmd->add_flag("--json", a->json, "print one JSON object (docs/json.md)");
+    cmd->add_flag("--autotune", a->autotune,
+                  "also run each engine with every option set it offers for the device (work-groups, rows per "
+                  "work-item, ...) and report the best");
+    cmd->add_flag("--seed-setup", a->seed_setup,
                   "the seed's own setup: 160x160, 500 generations, 16x16 groups, beside its published figures");
-    add_engine_options(*cmd, o->choice);
-    cmd->callback([o, &exit_code] {
-        if (o->seed_setup) {
-            o->size = "160x160";
-            o->gens = 500;
-            if (o->choice.kernel.empty()) o->choice.kernel = "naive,local,local-strided";
-            if (o->choice.backend == "cpu" && o->choice.kernel.find(':') == std::string::npos) o->choice.backend = "opencl";
-        }
-        const auto [w, h] = parse_size(o->size, "--size");
-        const auto topology = parse_topology(o->topology);
-        if (!topology || *topology == Topology::unbounded)
-            throw InputError("--topology '" + o->topology + "' must be torus or plane for bench");
-        const BoardSpec spec{w, h, *topology, parse_rule(o->rule).rule};
-        std::vector<std::string> engines;
-        for (const std::string& k : split(o->choice.kernel.empty() ? std::string() : o->choice.kernel)) {
-            EngineChoice c = o->choice;
-            c.kernel = k;
-            engines.push_back(engine_name(c));
-        }
-        if (engines.empty()) engines.push_back(engine_name(o->choice));
-        const EngineOptions base_options = engine_options(o->choice);
-        const auto board = random_board(w, h, o->density, o->seed);
-
-        std::vector<Result> results;
-        for (const std::string& engine : engines) {
-            EngineOptions eo = base_options;
-            // The seed's GROUPSIZE 16: 16x16 work-items, and for the halo tile a 16x16 tile (18x18 items).
-            if (o->seed_setup && o->choice.wg.empty()) {
-                if (engine == "opencl:naive") eo.wg_width = eo.wg_height = 16;
-                if (engine == "opencl:local") eo.wg_width = eo.wg_height = 18;
-            }
-            results.push_back(run_guarded(engine, spec, eo, board, o->warmup, o->gens));
-            // Some devices cap this kernel below 18x18 = 324 work-items (NVIDIA's OpenCL reports 256 on
-            // the H100): the seed's GROUPSIZE 16 then means a 16x16 group, a 14x14 tile.
-            if (o->seed_setup && o->choice.wg.empty() && engine == "opencl:local" && !results.back().error.empty()) {
-                eo.wg_width = eo.wg_height = 16;
-                results.back() = run_guarded(engine, spec, eo, board, o->warmup, o->gens);
-            }
-        }
-
-        struct Tuned {
-            std::string engine;
-            std::vector<Result> runs;
-            std::vector<int> rows;   // rows per item of each run (0: not applicable)
-            std::vector<int> steps;  // generations per launch of each run (0: not applicable)
-        };
-        std::vector<Tuned> tuned;
-        // Autotune: the option sets each engine names for this device (describe().autotune).
-        if (o->autotune)
-            for (const std::string& engine : engines) {
-                const auto candidates = create_engine(engine, spec, base_options)->describe().autotune;
-                if (candidates.empty()) continue;
-                Tuned t{engine, {}, {}, {}};
-                for (const EngineOptions& eo : candidates) {
-                    t.runs.push_back(run_guarded(engine, spec, eo, board, o->warmup, o->gens));
-                    t.rows.push_back(static_cast<int>(eo.param_int("rows", 0)));
-                    t.steps.push_back(eo.steps_per_launch);
-                }
-                tuned.push_back(std::move(t));
-            }
-
-        const bool failed = std::all_of(results.begin(), results.end(), [](const Result& r) { return !r.error.empty(); });
-        const double base = base_rate(results);
-        auto best_of = [](const Tuned& t) {
-            std::size_t best = t.runs.size();
-            for (std::size_t i = 0; i < t.runs.size(); ++i)
-                if (t.runs[i].error.empty() &&
-                    (best == t.runs.size() || t.runs[i].updates_per_second() > t.runs[best].updates_per_second()))
-                    best = i;
-            return best;
-        };
-        // The seed-setup comparison: whole-run microseconds (kernel time and wall clock).
-        auto seed_micros = [&](const char* engine) -> const Result* {
-            for (const Result& r : results)
-                if (r.engine == engine && r.error.empty()) return &r;
-            return nullptr;
-        };
-
-        if (o->json) {
-            std::ostringstream js;
-            js << "{\"command\":\"bench\",\"size\":[" << w << "," << h << "],\"topology\":" << json_string(o->topology)
-               << ",\"rule\":" << json_string(spec.rule.to_string()) << ",\"density\":" << o->density
-               << ",\"seed\":" << o->seed << ",\"warmup\":" << o->warmup << ",\"generations\":" << o->gens
-               << ",\"bytes_counted\":" << json_string(kBytesNote) << ",\"results\":[";
-            for (std::size_t i = 0; i < results.size(); ++i)
-                js << (i ? "," : "")
-                   << result_json(results[i], base > 0 ? results[i].updates_per_second() / base : 0);
-            js << "]";
-            if (o->autotune) {
-                js << ",\"autotune\":[";
-                for (std::size_t i = 0; i < tuned.size(); ++i) {
-                    const Tuned& t = tuned[i];
-                    const std::size_t best = best_of(t);
-                    js << (i ? "," : "") << "{\"engine\":" << json_string(t.engine) << ",\"runs\":[";
-                    for (std::size_t k = 0; k < t.runs.size(); ++k) {
-                        std::string one = result_json(t.runs[k], base > 0 ? t.runs[k].updates_per_second() / base : 0);
-                        if (t.rows[k]) one.insert(one.size() - 1, ",\"rows_per_item\":" + std::to_string(t.rows[k]));
-                        if (t.steps[k]) one.insert(one.size() - 1, ",\"steps_per_launch\":" + std::to_string(t.steps[k]));
-                        js << (k ? "," : "") << one;
-                    }
-                    js << "],\"best\":"
-                       << (best < t.runs.size()
-                               ? json_string(t.runs[best].wg + (t.rows[best] ? " rows " + std::to_string(t.rows[best]) : "") +
-                                             (t.steps[best] ? " steps " + std::to_string(t.steps[best]) : ""))
-                               : "null")
-                       << "}";
-                }
-                js << "]";
-            }
-            if (o->seed_setup) {
-                js << ",\"seed_setup\":{\"published_local_us\":" << kSeedLocalMicros
-                   << ",\"published_no_local_us\":" << kSeedNoLocalMicros;
-                for (auto [key, engine] : {std::pair{"no_local", "opencl:naive"}, std::pair{"local", "opencl:local"},
-                                           std::pair{"local_strided", "opencl:local-strided"}})
-                    if (const Result* r = seed_micros(engine))
-                        js << ",\"" << key << "_kernel_us\":" << fixed(r->seconds * 1e6, 1) << ",\"" << key
-                           << "_wall_us\":" << fixed(r->wall_seconds * 1e6, 1);
-                js << "}";
-            }
-            js << "}";
-            std::cout << js.str() << "\n";
-        } else {
-            std::printf("board %lldx%lld %s %s, density %.2f, seed %llu; %lld warm-up + %lld timed generations\n",
-                        static_cast<long long>(w), static_cast<long long>(h), o->topology.c_str(),
-                        spec.rule.to_string().c_str(), o->density, static_cast<unsigned long long>(o->seed),
-                        static_cast<long long>(o->warmup), static_cast<long long>(o->gens));
-            for (const Result& r : results)
-                if (!r.device.empty()) {
-                    std::printf("OpenCL device %s\n", r.device.c_str());
-                    break;
-                }
-            std::printf("timing: OpenCL = sum of kernel durations from profiling events (no transfers); CPU = wall "
-                        "clock of step()\n%s\n\n",
-                        kBytesNote);
-            print_table(results, "ratio");
-            if (o->autotune)
-                for (const Tuned& t : tuned) {
-                    std::printf("\nautotune %s (ratio to the first table's base):\n", t.engine.c_str());
-                    std::vector<Result> runs = t.runs;
-                    for (std::size_t k = 0; k < runs.size(); ++k) {
-                        if (t.rows[k]) runs[k].wg += "/r" + std::to_string(t.rows[k]);
-                        if (t.steps[k]) runs[k].wg += "/k" + std::to_string(t.steps[k]);
-                    }
-                    std::vector<Result> with_base = results;  // keep ratios comparable with the table above
-                    std::printf("%-24s %-14s %6s %12s %14s %10s %8s %14s\n", "engine", "wg[/rows][/K]", "cells", "ms/gen",
-                                "G updates/s", "GB/s", "ratio", "population");
-                    for (const Result& r : runs) {
-                        if (!r.error.empty()) {
-                            std::printf("%-24s %-14s  n/a: %s\n", r.engine.c_str(), r.wg.c_str(), r.error.c_str());
-                            continue;
-                        }
-                        const double ups = r.updates_per_second();
-                        std::printf("%-24s %-14s %6d %12.4f %14.2f %10.2f %8.2f %14lld\n", r.engine.c_str(), r.wg.c_str(),
-                                    r.cells_per_item, r.seconds * 1e3 / static_cast<double>(r.gens), ups / 1e9,
-                                    2 * ups / 1e9, base > 0 ? ups / base : 0, static_cast<long long>(r.population));
-                    }
-                    const std::size_t best = best_of(t);
-                    if (best < runs.size())
-                        std::printf("best for %s: --wg %s%s%s (%.2f G updates/s)\n", t.engine.c_str(), t.runs[best].wg.c_str(),
-                                    t.steps[best] ? (" --steps-per-launch " + std::to_string(t.steps[best])).c_str() : "",
-                                    t.rows[best] ? (" --param rows=" + std::to_string(t.rows[best])).c_str() : "",
-                                    runs[best].updates_per_second() / 1e9);
-                }
-            if (o->seed_setup) {
-                std::printf("\nseed setup (160x160, 500 generations, GROUPSIZE 16), whole run in microseconds:\n");
-                std::printf("%-22s %14s %14s %18s\n", "", "kernels (us)", "wall (us)", "seed published (us)");
-                for (auto [label, engine, published] :
-                     {std::tuple{"no local (naive)", "opencl:naive", kSeedNoLocalMicros},
-                      std::tuple{"local (halo tile)", "opencl:local", kSeedLocalMicros},
-                      std::tuple{"local-strided", "opencl:local-strided", 0.0}}) {
-                    const Result* r = seed_micros(engine);
-                    if (!r) continue;
-                    std::printf("%-22s %14.1f %14.1f %18s\n", label, r->seconds * 1e6, r->wall_seconds * 1e6,
-                                published > 0 ? fixed(published, 0).c_str() : "-");
-                }
-                std::printf("(the seed's figures come from its own hardware; compare ratios: seed no-local/local = %.2f)\n",
-                            kSeedNoLocalMicros / kSeedLocalMicros);
-            }
-        }
-        // Every engine failing is a failed bench, with the first engine's error (InputError for a bad
-        // --wg, RuntimeError for a missing device); a partial failure is reported in the table.
-        if (failed) std::rethrow_exception(results.front().exception);
-        exit_code = 0;
-    });
+    add_engine_options(*cmd, a->choice);
+    cmd->callback([a, &exit_code] { bench(*a, exit_code); });
 }
 
 }  // namespace tilelife::cli

@@ -1,8 +1,10 @@
-// tilelife convert IN OUT: change a pattern's format (chosen by OUT's extension), keeping its
-// position (RLE "#CXRLE Pos"), rule and generation.
+// tilelife convert IN OUT: change a pattern's format (by OUT's extension or --format), keeping its
+// position (RLE "#CXRLE Pos"), rule, generation, name, authors and comments.
 #include "cli/commands.hpp"
+#include "cli/outputs.hpp"
 #include "image/image.hpp"
 #include "tilelife/error.hpp"
+#include "tilelife/output_file.hpp"
 #include "tilelife/pattern.hpp"
 
 namespace tilelife::cli {
@@ -10,58 +12,65 @@ namespace tilelife::cli {
 void add_convert(CLI::App& app, int& exit_code) {
     auto in = std::make_shared<std::string>();
     auto out = std::make_shared<std::string>();
+    auto format = std::make_shared<std::string>();
     auto scale = std::make_shared<int>(1);
-    CLI::App* cmd = app.add_subcommand("convert", "convert a pattern to another format (by OUT's extension: .rle .cells .mc .png)");
-    cmd->add_option("in", *in, "input pattern (any readable format, or random:WxH[:density[:seed]])")->required();
-    cmd->add_option("out", *out, "output file")->required();
+    auto theme = std::make_shared<std::string>("print");
+    CLI::App* cmd = app.add_subcommand(
+        "convert", "convert a pattern to another format (by OUT's extension: .rle .cells .mc .png, .rle.gz .cells.gz .mc.gz)");
+    cmd->add_option("in", *in, "input pattern (any readable format), - for standard input, or random:WxH[:density[:seed]]")
+        ->required();
+    cmd->add_option("out", *out, "output file, or - for standard output (with --format)")->required();
+    cmd->add_option("--format", *format, "format of OUT when its name cannot say: rle, cells, mc or png");
     cmd->add_option("--scale", *scale, "pixels per cell of a .png (1..64)")->default_val(1);
-    cmd->callback([in, out, scale, &exit_code] {
-        const OutputFormat format = output_format_for(*out);
-#ifndef TILELIFE_HAVE_PNG
-        if (format == OutputFormat::png)
-            throw InputError(*out + ": PNG output is not available in this build (install libpng-dev and rebuild)");
-#endif
+    cmd->add_option("--theme", *theme, "colours of a .png: print (black on white), dark or light")->default_val("print");
+    cmd->callback([in, out, format, scale, theme, &exit_code] {
+        std::optional<OutputFormat> forced;
+        if (!format->empty() && !(forced = output_format_named(*format)))
+            throw InputError("--format '" + *format + "' is not rle, cells, mc or png");
+        const OutputTarget target = output_target(*out, forced);
         if (*scale < 1 || *scale > 64) throw InputError("--scale must be from 1 to 64 pixels per cell");
+        const image::Style style{image::theme(*theme, "--theme"), false};
+        const bool image = target.format == OutputFormat::png;
+#ifndef TILELIFE_HAVE_PNG
+        if (image) throw InputError(*out + ": PNG output is not available in this build (install libpng-dev and rebuild)");
+#endif
+        // The output is opened (or probed) before the input is read.
+        std::optional<OutputFile> file;
+        if (image) check_output_path(*out);
+        else file.emplace(*out, target.gzip ? OutputFile::Compression::gzip : OutputFile::Compression::none);
         // Macrocell input stays a tree for .mc and .rle output (written from it, however many cells);
         // the other formats list the cells, within the reader's cell limit.
         ReadLimits limits = read_limits_for(default_memory_budget());
-        limits.list_tree_cells = format != OutputFormat::macrocell && format != OutputFormat::rle;
+        limits.list_tree_cells = target.format != OutputFormat::macrocell && target.format != OutputFormat::rle;
         const Pattern p = read_pattern(*in, limits);
-        if (format == OutputFormat::png) {
+        if (image) {
             // The pattern's own frame (the RLE header's box) and every live cell, black on white.
             Box area = unite(p.frame, p.bounding_box());
             if (area.empty()) area = Box{0, 0, 1, 1};
             image::check_image_size(area, *scale, *out);
-#ifdef TILELIFE_HAVE_PNG
-            image::write_board_png(*out, area, *scale, image::cells_from_list(p.cells));
-#endif
+            write_png_output(*out, area, *scale, image::cells_from_list(p.cells), style);
             exit_code = 0;
             return;
         }
-        std::string rule = "B3/S23";
-        if (p.rule) {
-            try {
-                rule = parse_rule(*p.rule).to_string();
-            } catch (const InputError& e) {
-                throw InputError(located(*in, 0, e.what()));
-            }
+        PatternMeta meta = meta_of(p);
+        try {
+            meta.rule = parse_rule(meta.rule).to_string();
+        } catch (const InputError& e) {
+            throw InputError(located(*in, 0, e.what()));
         }
-        if (format == OutputFormat::macrocell) {
-            const Quadtree tree = p.tree ? *p.tree : Quadtree::from_cells(p.cells);
-            write_file_atomic(*out, format_macrocell(tree, rule, p.generation));
-        } else if (format == OutputFormat::rle) {
-            std::string text;
+        // A .cells file has nowhere else to say what it is.
+        if (meta.name.empty() && target.format == OutputFormat::plaintext) meta.name = *in;
+        if (p.tree && target.format == OutputFormat::macrocell)
+            file->write(format_macrocell(*p.tree, meta.rule, meta.generation));
+        else if (p.tree && target.format == OutputFormat::rle)
             try {
-                // No larger than what tilelife reads back.
-                text = p.tree ? format_rle_tree(*p.tree, rule, p.generation, limits.max_file_bytes)
-                              : format_rle(p.cells, rule, p.generation);
+                file->write(format_rle_tree(*p.tree, meta, limits.max_file_bytes));  // no larger than tilelife reads back
             } catch (const InputError& e) {
                 throw InputError(*out + ": " + e.what());
             }
-            write_file_atomic(*out, text);
-        } else {
-            write_file_atomic(*out, format_plaintext(p.cells, p.name.empty() ? *in : p.name));
-        }
+        else
+            file->write(format_pattern(target.format, p.cells, meta));
+        file->commit();
         exit_code = 0;
     });
 }

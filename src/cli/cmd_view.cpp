@@ -1,5 +1,5 @@
 // tilelife view PATTERN: the SDL2 viewer, on the same board and engine `run` would use.
-#include <charconv>
+#include <algorithm>
 #include <filesystem>
 
 #include "cli/commands.hpp"
@@ -7,45 +7,34 @@
 #include "tilelife/error.hpp"
 #include "tilelife/pattern.hpp"
 #ifdef TILELIFE_HAVE_VIEWER
+#include "image/image.hpp"
+#include "viewer/view.hpp"
 #include "viewer/viewer.hpp"
+#include "viewer/window.hpp"
 #endif
 
 namespace tilelife::cli {
 namespace {
 
 struct ViewArgs {
-    std::string pattern, rule, topology, size, max_memory, window = "1024x768", zoom, screenshot;
+    std::string pattern, rule, topology, size, max_memory, window = "1024x768", zoom, screenshot, theme = "dark";
     std::int64_t frames = 0, speed = 1;
     int fps = 60;
-    bool paused = false, tiles = false, grid = false;
+    bool paused = false, tiles = false, grid = false, ages = false;
     EngineChoice engine;
 };
 
 const char* const kControls = R"(
-Controls:
-  Space        pause / run            N, Right   one generation
-  + / -        faster / slower (generations per frame; below 1, a frame-rate cap)
-  Mouse wheel  zoom about the cursor  Right/middle drag  pan
-  F            fit the pattern (unbounded: and follow its growth)
-  Left drag    draw cells             Shift+left drag    erase
-  R            random fill of the visible board          C  clear
-  T            work-group tile overlay (the OpenCL engine's tile; 16x16 otherwise)
-  G            cell grid (zoomed in)  P  screenshot PNG   Ctrl+S  save as RLE
-  H, ?         help overlay           Esc, Q  quit
-Headless: --frames N --screenshot out.png runs N frames, writes the window and exits.)";
-
-// "8" (pixels per cell) or "1:4" (cells per pixel), powers of two -> log2 of pixels per cell.
-int parse_zoom(const std::string& text) {
-    const bool inverse = text.rfind("1:", 0) == 0;
-    const std::string_view num = inverse ? std::string_view(text).substr(2) : std::string_view(text);
-    int v = 0;
-    const auto [p, ec] = std::from_chars(num.data(), num.data() + num.size(), v);
-    if (ec != std::errc() || p != num.data() + num.size() || v < 1 || (v & (v - 1)) != 0 || v > (inverse ? 4096 : 64))
-        throw InputError("--zoom '" + text + "' is not a power of two: pixels per cell 1..64, or 1:N cells per pixel up to 1:4096");
-    int log = 0;
-    while ((1 << log) < v) ++log;
-    return inverse ? -log : log;
-}
+Keys (Golly's; H in the window lists them all, docs/viewer.md explains them):
+  Return  start/stop   Space  next generation   Tab  next step   + / -  step exponent   Shift+H  hyperspeed
+  Z / Shift+Z  undo / redo (every edit and every run of generations)   R  reset to the starting pattern
+  Arrows  pan   ] / [  zoom   1 2 4 8 6 3  scale 1:1..1:32   F  fit   M  middle   T  auto fit
+  Left drag  draw (F2), select (F4) or move (F5); Ctrl+drag selects; right drag pans; wheel zooms
+  A select all  K remove selection  5 random fill  Delete / Shift+Delete  clear inside / outside
+  Ctrl+C / Ctrl+X / V  copy, cut, paste RLE (system clipboard)   X Y < >  flip and rotate
+  L grid  W work-group tiles  B theme  Shift+B colour by age  P screenshot  Ctrl+S save RLE  Q quit
+Scales are Golly's: 1:8 is 8 pixels per cell, 8:1 is 8 cells per pixel (before, --zoom 1:8 meant 8 cells per pixel).
+Headless: --frames N [--screenshot out.png] runs N frames, writes the window and exits.)";
 
 void view(const ViewArgs& a, int& exit_code) {
 #ifndef TILELIFE_HAVE_VIEWER
@@ -58,10 +47,11 @@ void view(const ViewArgs& a, int& exit_code) {
     if (!a.screenshot.empty() && a.frames == 0) throw InputError("--screenshot needs --frames N (headless mode)");
     if (!a.screenshot.empty() && output_format_for(a.screenshot) != OutputFormat::png)
         throw InputError(a.screenshot + ": --screenshot writes PNG (.png)");
-    if (a.speed < 1) throw InputError("--speed must be 1 or more generations per frame");
+    if (a.speed < 1) throw InputError("--speed must be 1 or more generations per step");
     if (a.fps < 1 || a.fps > 1000) throw InputError("--fps must be from 1 to 1000");
     const auto [ww, wh] = parse_size(a.window, "--window");
     if (ww > 16384 || wh > 16384) throw InputError("--window " + a.window + " is larger than 16384 a side");
+    (void)image::theme(a.theme, "--theme");
 
     const BoardOverrides ov = board_overrides(a.rule, a.topology, a.size);
     const std::string name = engine_name(a.engine);
@@ -69,15 +59,20 @@ void view(const ViewArgs& a, int& exit_code) {
     const std::int64_t budget = a.max_memory.empty() ? default_memory_budget() : parse_bytes(a.max_memory, "--max-memory");
     viewer::Options vo;
     if (!a.zoom.empty()) {
-        vo.zoom_set = true;
-        vo.zoom_log = parse_zoom(a.zoom);
+        vo.zoom_log = viewer::parse_scale(a.zoom);
+        if (!vo.zoom_log)
+            throw InputError("--zoom '" + a.zoom + "' is not a scale in Golly's notation: 1:1 .. 1:64 pixels per cell "
+                             "(1:8 is 8 pixels per cell), or 2:1 .. 4096:1 cells per pixel");
     }
 
-    const Pattern pattern = read_pattern(a.pattern, read_limits_for(default_memory_budget()));
-    const BoardPlan plan = plan_board(pattern, ov, a.pattern);
+    // The budget covers the pattern as read, the board, and the viewer's undo history.
+    Pattern pattern = read_pattern(a.pattern, read_limits_for(budget));
+    // The cells move into the plan and then into the engine: a large soup is not held twice.
+    BoardPlan plan = plan_board(pattern, std::move(pattern.cells), ov, a.pattern);
     apply_memory_budget(plan.spec, budget, options);
     auto engine = create_engine(name, plan.spec, options);
     engine->set_cells(plan.cells);
+    std::vector<Cell>().swap(plan.cells);
 
     vo.title = "tilelife - " + a.pattern;
     const std::filesystem::path p(a.pattern);
@@ -88,27 +83,24 @@ void view(const ViewArgs& a, int& exit_code) {
     vo.frames = a.frames;
     vo.screenshot = a.screenshot;
     vo.paused = a.paused;
-    vo.gens_per_frame = a.speed;
+    vo.step = a.speed;
     vo.fps = a.fps;
     vo.tiles = a.tiles;
     vo.grid = a.grid;
-    vo.rule_for_output = rule_for_output(plan.spec);
+    vo.theme = a.theme;
+    vo.ages = a.ages;
     vo.golly_offset = plan.golly_offset;
+    vo.meta = meta_of(pattern);
     vo.generation0 = pattern.generation;
+    // Undo history: a quarter of the budget, at most 1 GiB.
+    vo.history_bytes = std::min<std::int64_t>(budget / 4, std::int64_t{1} << 30);
 
-    // The tile overlay shows the cells one work-group computes, as the engine describes them (the
-    // growing board's description follows its inner engine).
-    vo.tile_note = "(default: " + engine->name() + " has no work-group tiles)";
-    const EngineDescription described = engine->describe();
-    if (described.tiles) {
-        vo.tile_w = static_cast<int>(std::max<std::int64_t>(1, described.tiles->width));
-        vo.tile_h = static_cast<int>(std::max<std::int64_t>(1, described.tiles->height));
-        vo.tile_note = "(" + described.tiles->text + ")";
+    try {
+        exit_code = viewer::run(*engine, vo);
+    } catch (const viewer::NoDisplay& e) {
+        throw RuntimeError(std::string(e.what()) +
+                           "; run it on a desktop or under xvfb-run, or headless with --frames N [--screenshot out.png]");
     }
-    if (!described.device.empty()) vo.device = described.device;
-    if (vo.device.empty() && !a.engine.device.empty()) vo.device = "device " + a.engine.device;
-
-    exit_code = viewer::run(*engine, vo);
 #endif
 }
 
@@ -125,12 +117,16 @@ void add_view(CLI::App& app, int& exit_code) {
     add_engine_options(*cmd, args->engine);
     cmd->add_option("--max-memory", args->max_memory, "memory budget for the board, e.g. 8G (default: half of RAM)");
     cmd->add_option("--window", args->window, "window size WxH in pixels")->default_val("1024x768");
-    cmd->add_option("--zoom", args->zoom, "initial zoom: 1,2,4..64 pixels per cell or 1:2..1:4096 (default: fit the pattern)");
-    cmd->add_option("--speed", args->speed, "generations per frame at the start")->default_val(1);
+    cmd->add_option("--zoom", args->zoom,
+                    "initial scale in Golly's notation: 1:8 is 8 pixels per cell (1:1..1:64), 4:1 is 4 cells per "
+                    "pixel (up to 4096:1); default: fit the pattern");
+    cmd->add_option("--speed", args->speed, "generations a step at the start (each frame runs a step)")->default_val(1);
     cmd->add_option("--fps", args->fps, "frame-rate cap")->default_val(60);
     cmd->add_flag("--paused", args->paused, "start paused");
-    cmd->add_flag("--tiles", args->tiles, "start with the work-group tile overlay on (T)");
-    cmd->add_flag("--grid", args->grid, "start with the cell grid on (G)");
+    cmd->add_flag("--tiles", args->tiles, "start with the work-group tile overlay on (W)");
+    cmd->add_flag("--grid", args->grid, "start with the cell grid on (L)");
+    cmd->add_option("--theme", args->theme, "colours: dark or light (B switches)")->default_val("dark");
+    cmd->add_flag("--ages", args->ages, "colour cells by age: newly born, alive, recently died (Shift+B)");
     cmd->add_option("--frames", args->frames, "headless: run N frames, then write --screenshot and exit");
     cmd->add_option("--screenshot", args->screenshot, "headless: PNG of the window after --frames N frames");
     cmd->footer(kControls);

@@ -3,7 +3,9 @@
 #pragma once
 #include <CLI/CLI.hpp>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "tilelife/board_setup.hpp"
 #include "tilelife/engine.hpp"
@@ -20,10 +22,10 @@ void add_bench(CLI::App& app, int& exit_code);     // cmd_bench.cpp
 void add_view(CLI::App& app, int& exit_code);      // cmd_view.cpp: the SDL2 viewer
 
 // Engine selection shared by run, bench and view: --backend, --kernel, --device, --wg, --threads,
-// --steps-per-launch.
+// --steps-per-launch, --param.
 struct EngineChoice {
     std::string backend = "cpu";
-    std::string kernel;  // empty: the backend's default kernel
+    std::string kernel;  // empty: the backend's default for the topology; "backend:kernel" or an alias
     std::string device;
     std::string wg;      // "WxH"
     int threads = 0;
@@ -31,8 +33,10 @@ struct EngineChoice {
     std::vector<std::string> params;  // "NAME=VALUE", the engine's declared parameters
 };
 void add_engine_options(CLI::App& cmd, EngineChoice& choice);
-// "backend:kernel" with the default kernel filled in; InputError for unknown names.
-std::string engine_name(const EngineChoice& choice);
+// The registered name: --kernel as "backend:kernel" or an alias, else --backend's kernel, else the
+// backend's default for `topology` (torus when not known yet). InputError for unknown names.
+std::string engine_name(const EngineChoice& choice, std::optional<Topology> topology = std::nullopt);
+// The common options and --param NAME=VALUE pairs (checked against the engine by create_engine).
 EngineOptions engine_options(const EngineChoice& choice);
 
 // --rule, --topology and --size as given (empty: not given), checked; InputError otherwise.
@@ -41,18 +45,33 @@ BoardOverrides board_overrides(const std::string& rule, const std::string& topol
 // "WxH" -> (W, H), both >= 1; InputError naming `what` otherwise.
 std::pair<std::int64_t, std::int64_t> parse_size(const std::string& text, const std::string& what);
 
-// A JSON string literal (quoted, escaped).
-std::string json_string(std::string_view text);
+// A count of generations (issue 12): "1000", "1e12", "2^40" (exact integers only: no fractions,
+// nothing beyond 2^63 - 1), at least `min`; InputError naming `what` otherwise.
+std::int64_t parse_count(const std::string& text, const std::string& what, std::int64_t min = 0);
 
 // "4096", "512M", "8G" (powers of 1024) -> bytes; InputError naming `what` otherwise.
 std::int64_t parse_bytes(const std::string& text, const std::string& what);
 // Half of the physical memory: the default budget for boards.
 std::int64_t default_memory_budget();
-// Refuses a bounded board over `budget` bytes (InputError, before anything is allocated) and caps
-// an unbounded board's growth to it.
+// Sets the budget the library holds the board to (create_engine refuses a bounded board over it; an
+// unbounded board stops growing at it).
 void apply_memory_budget(const BoardSpec& spec, std::int64_t budget, EngineOptions& options);
 // Reader limits that keep a pattern file's cells (16 bytes each, plus sorting) and text well inside
 // a memory budget, so a hostile file is refused before it can exhaust memory.
 ReadLimits read_limits_for(std::int64_t budget);
+
+// create_engine for a planned board; its refusals name `source`, the pattern the board was made for
+// (e.g. "FILE: rule B0/S8 has B0 and cannot run on an unbounded board").
+std::unique_ptr<Engine> create_board_engine(const std::string& name, const BoardPlan& plan,
+                                            const EngineOptions& options, const std::string& source);
+
+// A description value as text: "yes"/"no", numbers, words.
+std::string value_text(const DescriptionValue& value);
+// "work-group 16x8, 2 threads, simd: avx2, activity: yes": what an engine chose, in a few words.
+std::string engine_summary(const EngineDescription& d);
+
+// Adds the flag a library message is about (" (see --max-memory)") when `command` has that flag:
+// library messages name no flags, so the CLI adds them here, in one place.
+std::string with_flag_hint(const std::string& message, const CLI::App* command);
 
 }  // namespace tilelife::cli

@@ -1,5 +1,11 @@
+// What every subcommand shares: engine selection, sizes, counts, the memory budget, and the one
+// place where library messages get the flag they are about.
+#include <unistd.h>
+
 #include <algorithm>
 #include <charconv>
+#include <climits>
+#include <variant>
 
 #include "cli/commands.hpp"
 #include "tilelife/error.hpp"
@@ -7,41 +13,45 @@
 namespace tilelife::cli {
 
 void add_engine_options(CLI::App& cmd, EngineChoice& c) {
-    cmd.add_option("--backend", c.backend, "cpu or opencl")->default_val("cpu");
+    cmd.add_option("--backend", c.backend, "engine backend (`tilelife engines` lists them)")->default_val("cpu");
     cmd.add_option("--kernel", c.kernel,
-                   "kernel of the backend (cpu: bitpacked, reference; opencl: naive, local, local-strided, ...); "
-                   "default: the backend's fastest");
-    cmd.add_option("--device", c.device, "OpenCL device: P:D (platform:device) or a flat index");
-    cmd.add_option("--wg", c.wg, "OpenCL work-group shape WxH (default: from the device)");
-    cmd.add_option("--threads", c.threads, "CPU threads (default: all cores)")->check(CLI::NonNegativeNumber);
+                   "kernel of the backend, or backend:kernel, or an alias (`tilelife engines`); "
+                   "default: the backend's fastest for the topology");
+    cmd.add_option("--device", c.device, "the backend's device: P:D or a flat index (`tilelife devices`)");
+    cmd.add_option("--wg", c.wg, "work-group shape WxH (default: the engine's choice for the device)");
+    cmd.add_option("--threads", c.threads, "CPU threads (default: the engine's choice)")->check(CLI::NonNegativeNumber);
     cmd.add_option("--steps-per-launch", c.steps_per_launch, "generations per kernel launch where supported")
         ->check(CLI::NonNegativeNumber);
-    cmd.add_option("--param", c.params, "engine parameter NAME=VALUE, repeatable (e.g. rows=16)");
+    cmd.add_option("--param", c.params,
+                   "engine parameter NAME=VALUE, repeatable (`tilelife engines` lists each engine's)");
 }
 
-std::string engine_name(const EngineChoice& c) {
-    if (c.kernel.find(':') != std::string::npos) {
-        if (!engine_exists(c.kernel)) throw InputError("unknown engine '" + c.kernel + "' (see `tilelife engines`)");
-        return c.kernel;
+namespace {
+
+std::string joined_names(const std::vector<std::string>& names) {
+    std::string out;
+    for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+    return out;
+}
+
+}  // namespace
+
+std::string engine_name(const EngineChoice& c, std::optional<Topology> topology) {
+    std::vector<std::string> names, backends;
+    for (const EngineInfo& e : registered_engines()) {
+        names.push_back(e.name);
+        if (std::find(backends.begin(), backends.end(), e.backend()) == backends.end()) backends.push_back(e.backend());
     }
-    std::string kernel = c.kernel;
-    if (kernel.empty()) {
-        // The fastest kernel this build has for the backend.
-        for (const char* k : {"bitpacked", "local-strided", "local", "naive", "reference"})
-            if (engine_exists(c.backend + ":" + k)) {
-                kernel = k;
-                break;
-            }
-    }
-    const std::string name = c.backend + ":" + kernel;
-    if (!engine_exists(name)) {
-        std::string known;
-        for (const auto& e : registered_engines()) known += (known.empty() ? "" : ", ") + e.name;
-        if (c.backend == "opencl" && known.find("opencl:") == std::string::npos)
-            throw InputError("this build of tilelife has no OpenCL backend (available: " + known + ")");
-        throw InputError("unknown backend/kernel '" + name + "' (available: " + known + ")");
-    }
-    return name;
+    const std::string wanted = c.kernel.find(':') != std::string::npos ? c.kernel
+                               : c.kernel.empty()                      ? std::string()
+                                                                       : c.backend + ":" + c.kernel;
+    const std::string backend = wanted.empty() ? c.backend : wanted.substr(0, wanted.find(':'));
+    if (std::find(backends.begin(), backends.end(), backend) == backends.end())
+        throw InputError("this build of tilelife has no '" + backend + "' backend (it has: " + joined_names(backends) +
+                         ")");
+    if (wanted.empty()) return default_engine(backend, topology.value_or(Topology::torus));
+    if (const auto info = find_engine(wanted)) return info->name;  // an alias names its engine
+    throw InputError("unknown backend/kernel '" + wanted + "' (available: " + joined_names(names) + ")");
 }
 
 EngineOptions engine_options(const EngineChoice& c) {
@@ -91,34 +101,42 @@ std::pair<std::int64_t, std::int64_t> parse_size(const std::string& text, const 
     return {number(std::string_view(text).substr(0, x)), number(std::string_view(text).substr(x + 1))};
 }
 
+std::int64_t parse_count(const std::string& text, const std::string& what, std::int64_t min) {
+    const auto bad = [&](const std::string& why) { return InputError(what + " '" + text + "' " + why); };
+    const std::string kForms = " (e.g. 1000, 1e12, 2^40)";
+    // A run of decimal digits as a whole; `overflow` says it was digits but beyond 2^63 - 1.
+    bool overflow = false;
+    const auto digits = [&](std::string_view s, std::int64_t& v) {
+        if (s.empty() || s.find_first_not_of("0123456789") != std::string_view::npos) return false;
+        const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+        overflow = overflow || ec == std::errc::result_out_of_range;
+        return ec == std::errc() && p == s.data() + s.size();
+    };
+    const std::string_view t = text;
+    if (!t.empty() && t[0] == '-') throw bad("is negative: give " + std::to_string(min) + " or more");
+    if (t.find('.') != std::string_view::npos) throw bad("is not a whole number (no fractions)" + kForms);
+    const auto op = t.find_first_of("eE^");
+    std::int64_t value = 0;
+    if (op == std::string_view::npos) {
+        if (!digits(t, value)) throw overflow ? bad("is beyond 2^63 - 1") : bad("is not a whole number" + kForms);
+    } else {
+        std::int64_t base = 0, exponent = 0;
+        if (!digits(t.substr(0, op), base) || !digits(t.substr(op + 1), exponent))
+            throw overflow ? bad("is beyond 2^63 - 1") : bad("is not a whole number" + kForms);
+        // N^K = N multiplied K times; NeK = N times 10, K times. Radix 0 and 1 end at once.
+        const bool power = t[op] == '^';
+        const std::int64_t radix = power ? base : 10;
+        value = power ? 1 : base;
+        for (std::int64_t i = 0; i < exponent && value != 0 && radix != 1; ++i)
+            if (__builtin_mul_overflow(value, radix, &value)) throw bad("is beyond 2^63 - 1");
+    }
+    if (value < min) throw bad("is less than " + std::to_string(min));
+    return value;
+}
+
 }  // namespace tilelife::cli
 
-#include <unistd.h>
-
 namespace tilelife::cli {
-
-std::string json_string(std::string_view text) {
-    std::string out = "\"";
-    for (char ch : text) {
-        const auto c = static_cast<unsigned char>(ch);
-        switch (ch) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            case '\t': out += "\\t"; break;
-            case '\r': out += "\\r"; break;
-            default:
-                if (c < 0x20) {
-                    char buf[8];
-                    std::snprintf(buf, sizeof buf, "\\u%04x", c);
-                    out += buf;
-                } else {
-                    out += ch;
-                }
-        }
-    }
-    return out + "\"";
-}
 
 std::int64_t parse_bytes(const std::string& text, const std::string& what) {
     std::int64_t v = 0;
@@ -158,6 +176,52 @@ ReadLimits read_limits_for(std::int64_t budget) {
     limits.max_cells = std::clamp<std::int64_t>(budget / 64, 1 << 20, limits.max_cells);
     limits.max_file_bytes = std::clamp<std::int64_t>(budget / 8, 1 << 24, limits.max_file_bytes);
     return limits;
+}
+
+std::unique_ptr<Engine> create_board_engine(const std::string& name, const BoardPlan& plan,
+                                            const EngineOptions& options, const std::string& source) {
+    try {
+        return create_engine(name, plan.spec, options);
+    } catch (const InputError& e) {
+        throw InputError(located(source, 0, e.what()));
+    }
+}
+
+std::string value_text(const DescriptionValue& value) {
+    return std::visit(
+        [](const auto& x) -> std::string {
+            using V = std::decay_t<decltype(x)>;
+            if constexpr (std::is_same_v<V, bool>) return x ? "yes" : "no";
+            else if constexpr (std::is_same_v<V, std::string>) return x;
+            else return std::to_string(x);
+        },
+        value);
+}
+
+std::string engine_summary(const EngineDescription& d) {
+    std::string out;
+    const auto add = [&](const std::string& s) { out += (out.empty() ? "" : ", ") + s; };
+    if (d.wg_width > 0) add("work-group " + std::to_string(d.wg_width) + "x" + std::to_string(d.wg_height));
+    if (d.cells_per_item > 0) add(std::to_string(d.cells_per_item) + " cells per item");
+    if (d.steps_per_launch > 0) add(std::to_string(d.steps_per_launch) + " generations per launch");
+    if (d.threads > 0) add(std::to_string(d.threads) + (d.threads == 1 ? " thread" : " threads"));
+    for (const auto& [key, value] : d.properties) add(key + ": " + value_text(value));
+    return out;
+}
+
+std::string with_flag_hint(const std::string& message, const CLI::App* command) {
+    // Library phrase -> the flag that sets what it is about.
+    static const std::pair<const char*, const char*> kHints[] = {
+        {"memory budget", "--max-memory"},
+        {"parameter", "--param"},
+        {"board size", "--size"},
+        {"work-group", "--wg"},
+    };
+    if (!command || message.find(" --") != std::string::npos || message.rfind("--", 0) == 0) return message;
+    for (const auto& [phrase, flag] : kHints)
+        if (message.find(phrase) != std::string::npos && command->get_option_no_throw(flag))
+            return message + " (" + flag + ")";
+    return message;
 }
 
 }  // namespace tilelife::cli

@@ -1,5 +1,6 @@
 // tilelife: the command line. Exit codes: 0 ok, 2 usage or bad input, 1 runtime failure.
 #include <CLI/CLI.hpp>
+#include <cstring>
 #include <iostream>
 #include <new>
 
@@ -9,6 +10,37 @@
 #include "tilelife/error.hpp"
 
 namespace {
+
+// The subcommand the command line chose (nullptr before one was recognised).
+CLI::App* chosen_subcommand(CLI::App& app) {
+    const auto chosen = app.get_subcommands();
+    return chosen.empty() ? nullptr : chosen.front();
+}
+
+std::vector<CLI::App*> every_subcommand(CLI::App& app) {
+    const std::function<bool(CLI::App*)> all = [](CLI::App*) { return true; };
+    return app.get_subcommands(all);
+}
+
+std::string subcommand_names(CLI::App& app) {
+    std::string names;
+    for (const CLI::App* sub : every_subcommand(app)) names += (names.empty() ? "" : ", ") + sub->get_name();
+    return names;
+}
+
+// A first word that is not an option and not a subcommand ("tilelife runn x"): say so, instead of
+// CLI11's "a subcommand is required".
+const char* unknown_subcommand(CLI::App& app, int argc, char** argv) {
+    if (argc < 2 || argv[1][0] == '-') return nullptr;
+    for (const CLI::App* sub : every_subcommand(app))
+        if (sub->check_name(argv[1])) return nullptr;
+    return argv[1];
+}
+
+int fail(int code, const std::string& message, CLI::App* command) {
+    std::cerr << "tilelife: " << tilelife::cli::with_flag_hint(message, command) << "\n";
+    return code;
+}
 
 int run_cli(int argc, char** argv) {
     using namespace tilelife;
@@ -24,6 +56,11 @@ int run_cli(int argc, char** argv) {
     cli::add_devices(app, exit_code);
     cli::add_bench(app, exit_code);
     cli::add_view(app, exit_code);
+    if (const char* word = unknown_subcommand(app, argc, argv)) {
+        std::cerr << "tilelife: unknown subcommand '" << word << "' (subcommands: " << subcommand_names(app)
+                  << "; see tilelife --help)\n";
+        return 2;
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -33,21 +70,20 @@ int run_cli(int argc, char** argv) {
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        // Usage errors are bad input too: one line, exit 2.
-        std::cerr << "tilelife: " << e.what() << " (see tilelife --help)\n";
+        // Usage errors are bad input too: one line, exit 2, pointing to the help of the subcommand.
+        const CLI::App* sub = chosen_subcommand(app);
+        std::cerr << "tilelife: " << e.what() << " (see tilelife " << (sub ? sub->get_name() + " " : "")
+                  << "--help)\n";
         return 2;
     } catch (const InputError& e) {
-        std::cerr << "tilelife: " << e.what() << "\n";
-        return 2;
+        return fail(2, e.what(), chosen_subcommand(app));
     } catch (const RuntimeError& e) {
-        std::cerr << "tilelife: " << e.what() << "\n";
-        return 1;
+        return fail(1, e.what(), chosen_subcommand(app));
     } catch (const std::bad_alloc&) {
         std::cerr << "tilelife: out of memory\n";
         return 1;
     } catch (const std::exception& e) {
-        std::cerr << "tilelife: " << e.what() << "\n";
-        return 1;
+        return fail(1, e.what(), chosen_subcommand(app));
     }
     return exit_code;
 }

@@ -38,6 +38,8 @@ MpiSession::~MpiSession() {
     g_active = false;
 }
 
+bool under_mpirun() { return g_active; }
+
 bool MpiSession::follower() const { return g_active && g_rank != 0; }
 
 int MpiSession::follow() { return mpi::follow(MPI_COMM_WORLD); }

@@ -26,12 +26,15 @@ public:
 // unbounded boards as usual; several refuse them); otherwise create_engine.
 std::unique_ptr<Engine> create_run_engine(const std::string& name, const BoardSpec& spec, const EngineOptions& options);
 
+bool under_mpirun();  // MPI was initialised: this process is one of mpirun's ranks
+
 #ifndef TILELIFE_HAVE_MPI
 inline MpiSession::MpiSession(int&, char**&) {}
 inline MpiSession::~MpiSession() = default;
 inline bool MpiSession::follower() const { return false; }
 inline int MpiSession::follow() { return 0; }
 inline int MpiSession::finish(int exit_code) { return exit_code; }
+inline bool under_mpirun() { return false; }
 inline std::unique_ptr<Engine> create_run_engine(const std::string& name, const BoardSpec& spec,
                                                  const EngineOptions& options) {
     return create_engine(name, spec, options);

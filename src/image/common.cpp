@@ -1,13 +1,7 @@
-// The parts of the image library that need neither libpng nor giflib: atomic files, size limits,
-// cell sources.
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
+// The parts of the image library that need neither libpng nor giflib: size limits, cell sources,
+// themes and ages.
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
 #include <limits>
 
 #include "image/image.hpp"
@@ -15,34 +9,111 @@
 
 namespace tilelife::image {
 
-AtomicFile::AtomicFile(const std::string& path) : path_(path) {
-    const auto slash = path.find_last_of('/');
-    const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash + 1);
-    const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
-    std::string tmpl = (slash == std::string::npos ? std::string("./") : dir) + "." + base + ".tmp.XXXXXX";
-    fd_ = mkstemp(tmpl.data());
-    if (fd_ < 0) throw RuntimeError(path + ": cannot create a file in " + dir + ": " + std::strerror(errno));
-    fchmod(fd_, 0644);
-    temp_ = tmpl;
+namespace {
+
+constexpr Rgb hex(std::uint32_t v) {
+    return Rgb{static_cast<std::uint8_t>(v >> 16), static_cast<std::uint8_t>(v >> 8), static_cast<std::uint8_t>(v)};
 }
 
-AtomicFile::~AtomicFile() {
-    if (done_) return;
-    if (fd_ >= 0) close(fd_);
-    unlink(temp_.c_str());
+// Cells by age look like Golly's LifeHistory rule: live cells green, the cells they leave behind
+// blue; newly born cells stand out (white on dark, black on light). The trail fades towards dead.
+// A function's static: themes may be asked for during other files' static initialisation.
+const std::vector<Colors>& themes() {
+    static const std::vector<Colors> kThemes = {
+    {"print", hex(0xFFFFFF), hex(0x000000), hex(0x000000), hex(0x008A00),
+     {hex(0x2040FF), hex(0x6C88FF), hex(0xA8B8FF), hex(0xDCE2FF)},
+     hex(0xC8C8C8), hex(0x808080), hex(0xE0E0E0), hex(0xFF0000), hex(0xFF8000), hex(0x0060FF), hex(0xFF0000),
+     hex(0x000000), hex(0xFFFFFF)},
+    {"dark", hex(0x14161C), hex(0xF0F0E8), hex(0xFFFFFF), hex(0x00D040),
+     {hex(0x2050D0), hex(0x1A3C9A), hex(0x142C6A), hex(0x0E1C40)},
+     hex(0x2A2D36), hex(0x7A8599), hex(0x30343E), hex(0xE03030), hex(0xF0A030), hex(0x3FA0FF), hex(0xFF5050),
+     hex(0xE6E6E6), hex(0x000000)},
+    {"light", hex(0xF7F5EF), hex(0x1C1C1C), hex(0x000000), hex(0x138A36),
+     {hex(0x3060E0), hex(0x7090E8), hex(0xA8BCF0), hex(0xD8E0F4)},
+     hex(0xD8D6CE), hex(0x8A8A8A), hex(0xE2DFD6), hex(0xD02020), hex(0xD08000), hex(0x2F7FEF), hex(0xE03030),
+     hex(0x202020), hex(0xFFFFFF)},
+    };
+    return kThemes;
 }
 
-void AtomicFile::commit(bool already_closed) {
-    if (!already_closed && fd_ >= 0) {
-        const bool synced = fsync(fd_) == 0;
-        const bool closed = close(fd_) == 0;
-        fd_ = -1;
-        if (!synced || !closed) throw RuntimeError(path_ + ": write failed: " + std::strerror(errno));
+}  // namespace
+
+Rgb Colors::of(std::uint8_t state, bool ages) const {
+    if (!ages) return state ? live : dead;
+    switch (state) {
+        case kDeadCell: return dead;
+        case kLiveCell: return aged;
+        case kBornCell: return born;
+        default: return state < kCellStates ? died[state - kDiedCell] : dead;
     }
-    fd_ = -1;
-    if (std::rename(temp_.c_str(), path_.c_str()) != 0)
-        throw RuntimeError(path_ + ": cannot rename the finished file into place: " + std::strerror(errno));
-    done_ = true;
+}
+
+const Colors& theme(std::string_view name, const std::string& what) {
+    for (const Colors& c : themes())
+        if (c.name == name) return c;
+    std::string names;
+    for (const std::string& n : theme_names()) names += (names.empty() ? "" : ", ") + n;
+    throw InputError(what + ": unknown theme '" + std::string(name) + "' (themes: " + names + ")");
+}
+
+std::vector<std::string> theme_names() {
+    std::vector<std::string> out;
+    for (const Colors& c : themes()) out.push_back(c.name);
+    return out;
+}
+
+int gif_delay_cs(std::int64_t ms, const std::string& what) {
+    if (ms < 20 || ms > 655350)
+        throw InputError(what + ": a GIF frame delay of " + std::to_string(ms) +
+                         " ms is outside 20..655350 ms (browsers show shorter delays as 100 ms)");
+    if (ms % 10 != 0)
+        throw InputError(what + ": GIF frame delays are whole hundredths of a second; " + std::to_string(ms) +
+                         " ms is not (use " + std::to_string(ms / 10 * 10) + " or " + std::to_string(ms / 10 * 10 + 10) + ")");
+    return static_cast<int>(ms / 10);
+}
+
+void AgeTracker::step(const Box& box, const std::uint8_t* cells) { update(box, cells, true); }
+void AgeTracker::refresh(const Box& box, const std::uint8_t* cells) { update(box, cells, false); }
+
+void AgeTracker::update(const Box& box, const std::uint8_t* cells, bool step) {
+    std::vector<std::uint8_t> next(static_cast<std::size_t>(std::max<std::int64_t>(0, box.width * box.height)));
+    const auto alive_state = [](std::uint8_t s) { return s == kLiveCell || s == kBornCell; };
+    for (std::int64_t y = 0; y < box.height; ++y) {
+        const std::uint8_t* in = cells + y * box.width;
+        std::uint8_t* out = next.data() + y * box.width;
+        const std::int64_t gy = box.y + y;
+        const bool row_known = gy >= box_.y && gy < box_.bottom();
+        const std::uint8_t* old = row_known ? states_.data() + (gy - box_.y) * box_.width : nullptr;
+        for (std::int64_t x = 0; x < box.width; ++x) {
+            const std::int64_t gx = box.x + x;
+            const bool live = in[x] != 0;
+            // A cell new to the box is taken to be unchanged since the last step.
+            const std::uint8_t prev = (old && gx >= box_.x && gx < box_.right()) ? old[gx - box_.x] : std::uint8_t{live ? kLiveCell : kDeadCell};
+            std::uint8_t s;
+            if (step) {
+                if (live) s = alive_state(prev) ? kLiveCell : kBornCell;
+                else if (alive_state(prev)) s = kDiedCell;
+                else if (prev >= kDiedCell && prev + 1 < kCellStates) s = static_cast<std::uint8_t>(prev + 1);
+                else s = kDeadCell;
+            } else {
+                if (live) s = alive_state(prev) ? prev : std::uint8_t{kLiveCell};
+                else s = alive_state(prev) ? std::uint8_t{kDeadCell} : prev;
+            }
+            out[x] = s;
+        }
+    }
+    box_ = box;
+    states_ = std::move(next);
+}
+
+CellSource AgeTracker::source() const {
+    return [this](const Box& box, std::uint8_t* cells) {
+        std::fill_n(cells, box.width * box.height, std::uint8_t{kDeadCell});
+        const Box in = intersect(box, box_);
+        for (std::int64_t y = in.y; y < in.bottom(); ++y)
+            std::copy_n(states_.data() + (y - box_.y) * box_.width + (in.x - box_.x), in.width,
+                        cells + (y - box.y) * box.width + (in.x - box.x));
+    };
 }
 
 void check_image_size(const Box& cells, int scale, const std::string& what) {

@@ -2,7 +2,6 @@
 // a small member function that sets the jump point and turns a jump into a RuntimeError, so no C++
 // object is ever skipped by a longjmp.
 #include <png.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <csetjmp>
@@ -11,6 +10,7 @@
 
 #include "image/image.hpp"
 #include "tilelife/error.hpp"
+#include "tilelife/output_file.hpp"
 
 namespace tilelife::image {
 namespace {
@@ -18,20 +18,12 @@ namespace {
 class PngFile {
 public:
     explicit PngFile(const std::string& path) : path_(path), file_(path) {
-        const int fd = file_.take_fd();
-        out_ = fdopen(fd, "wb");
-        if (!out_) {
-            close(fd);
-            throw RuntimeError(path + ": cannot open for writing");
-        }
+        out_ = file_.stream();
         png_ = png_create_write_struct(PNG_LIBPNG_VER_STRING, this, &PngFile::on_error, &PngFile::on_warning);
         if (png_) info_ = png_create_info_struct(png_);
         if (!png_ || !info_) throw RuntimeError(path + ": out of memory starting the PNG");
     }
-    ~PngFile() {
-        png_destroy_write_struct(&png_, &info_);
-        if (out_) fclose(out_);  // unfinished: the AtomicFile removes the temp file
-    }
+    ~PngFile() { png_destroy_write_struct(&png_, &info_); }  // unfinished: the OutputFile removes its temp file
 
     // Palette image when `palette` is given (pixels are indices, one byte each), else 8-bit RGB.
     void header(int width, int height, const std::vector<Rgb>* palette) {
@@ -39,7 +31,7 @@ public:
         png_init_io(png_, out_);
         png_set_compression_level(png_, 6);
         if (palette) {
-            const int depth = palette->size() <= 2 ? 1 : 8;
+            const int depth = palette->size() <= 2 ? 1 : palette->size() <= 16 ? 4 : 8;
             png_set_IHDR(png_, info_, width, height, depth, PNG_COLOR_TYPE_PALETTE, PNG_INTERLACE_NONE,
                          PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
             png_color colors[256];
@@ -61,12 +53,8 @@ public:
         if (setjmp(png_jmpbuf(png_))) fail();
         png_write_end(png_, info_);
         png_destroy_write_struct(&png_, &info_);
-        FILE* f = out_;
         out_ = nullptr;
-        const bool ok = fflush(f) == 0 && fsync(fileno(f)) == 0;
-        const bool closed = fclose(f) == 0;
-        if (!ok || !closed) throw RuntimeError(path_ + ": write failed (disk full?)");
-        file_.commit(true);
+        file_.commit();  // flushes, syncs, renames; RuntimeError naming the path on failure
     }
 
 private:
@@ -78,7 +66,7 @@ private:
     static void on_warning(png_structp, png_const_charp) {}
 
     std::string path_;
-    AtomicFile file_;
+    OutputFile file_;
     FILE* out_ = nullptr;
     png_structp png_ = nullptr;
     png_infop info_ = nullptr;
@@ -94,10 +82,13 @@ void write_png_rgb(const std::string& path, int width, int height, const std::ui
     png.finish();
 }
 
-void write_board_png(const std::string& path, const Box& box, int scale, const CellSource& source, Rgb live,
-                     Rgb dead) {
+void write_board_png(const std::string& path, const Box& box, int scale, const CellSource& source,
+                     const Style& style) {
     check_image_size(box, scale, path);
-    const std::vector<Rgb> palette{dead, live};  // index = cell value
+    // Palette index = cell value: 0/1, or the CellState with ages.
+    const int colours = style.ages ? kCellStates : 2;
+    std::vector<Rgb> palette;
+    for (int i = 0; i < colours; ++i) palette.push_back(style.colors.of(static_cast<std::uint8_t>(i), style.ages));
     PngFile png(path);
     png.header(static_cast<int>(box.width * scale), static_cast<int>(box.height * scale), &palette);
     // Strips of rows keep memory at about 16 MiB of cells whatever the board.
@@ -109,8 +100,10 @@ void write_board_png(const std::string& path, const Box& box, int scale, const C
         source(Box{box.x, box.y + y0, box.width, rows}, cells.data());
         for (std::int64_t r = 0; r < rows; ++r) {
             const std::uint8_t* c = cells.data() + r * box.width;
-            for (std::int64_t x = 0; x < box.width; ++x)
-                std::fill_n(pixels.data() + x * scale, scale, static_cast<std::uint8_t>(c[x] != 0));
+            for (std::int64_t x = 0; x < box.width; ++x) {
+                const std::uint8_t v = style.ages ? (c[x] < kCellStates ? c[x] : 0) : (c[x] != 0);
+                std::fill_n(pixels.data() + x * scale, scale, v);
+            }
             for (int k = 0; k < scale; ++k) png.row(pixels.data());
         }
     }

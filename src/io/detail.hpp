@@ -69,6 +69,9 @@ inline void add_cell(std::vector<Cell>& cells, Cell c, const ReadLimits& limits,
 // Sorts by (y, x) and removes duplicates.
 void normalize(std::vector<Cell>& cells);
 
+// Refuses an output path that names a directory (InputError: the user named a folder, not a file).
+void refuse_directory_output(const std::string& path);
+
 Pattern parse_rle(std::string_view text, const std::string& source, const ReadLimits& limits);
 Pattern parse_life105(std::string_view text, const std::string& source, const ReadLimits& limits);
 Pattern parse_life106(std::string_view text, const std::string& source, const ReadLimits& limits);

@@ -70,6 +70,49 @@ PatternFormat detect(std::string_view text, const std::string& source) {
     io::fail(source, 1, "empty file (no pattern)");
 }
 
+// The whole stream, refused as soon as it passes the size limit (a huge file is not loaded).
+std::string read_all(std::FILE* f, const std::string& source, const ReadLimits& limits) {
+    // Read in chunks (works for pipes too) and stop as soon as the limit is passed, so a huge
+    // file is refused without being loaded.
+    std::string data;
+    // A regular file's size is known: a file over the limit is refused before any allocation, and
+    // one allocation of the right size takes the whole file in one read (no doubling copies).
+    // The loop below still handles pipes and files that change size while being read.
+    struct stat st {};
+    if (::fstat(::fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+        if (static_cast<std::int64_t>(st.st_size) > limits.max_file_bytes)
+            io::fail(source, 0, "larger than the limit of " + std::to_string(limits.max_file_bytes) + " bytes");
+        data.reserve(static_cast<std::size_t>(st.st_size) + 1);
+    }
+    char buf[1 << 16];
+    for (;;) {
+        // Straight into the string's spare capacity when there is room, else through `buf`.
+        const std::size_t room = data.capacity() - data.size();
+        if (room > sizeof buf) {
+            const std::size_t at = data.size();
+            data.resize(data.capacity());  // within capacity: no reallocation
+            const std::size_t n = std::fread(data.data() + at, 1, room, f);
+            data.resize(at + n);
+            if (n < room) {
+                if (std::ferror(f)) io::fail(source, 0, std::string("read error: ") + std::strerror(errno));
+                break;
+            }
+            continue;
+        }
+        const std::size_t n = std::fread(buf, 1, sizeof buf, f);
+        if (n > 0) {
+            if (static_cast<std::int64_t>(data.size() + n) > limits.max_file_bytes)
+                io::fail(source, 0, "larger than the limit of " + std::to_string(limits.max_file_bytes) + " bytes");
+            data.append(buf, n);
+        }
+        if (n < sizeof buf) {
+            if (std::ferror(f)) io::fail(source, 0, std::string("read error: ") + std::strerror(errno));
+            break;
+        }
+    }
+    return data;
+}
+
 }  // namespace
 
 Pattern parse_pattern(std::string_view text, const std::string& source, const ReadLimits& limits) {
@@ -93,48 +136,12 @@ Pattern parse_pattern(std::string_view text, const std::string& source, const Re
 
 Pattern read_pattern(const std::string& path, const ReadLimits& limits) {
     if (starts_with(path, "random:")) return io::make_random(path, limits);
+    if (path == "-") return parse_pattern(read_all(stdin, "stdin", limits), "stdin", limits);
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec)) io::fail(path, 0, "is a directory, not a pattern file");
     const std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
     if (!f) io::fail(path, 0, std::string("cannot open: ") + std::strerror(errno));
-    // Read in chunks (works for pipes too) and stop as soon as the limit is passed, so a huge
-    // file is refused without being loaded.
-    std::string data;
-    // A regular file's size is known: a file over the limit is refused before any allocation, and
-    // one allocation of the right size takes the whole file in one read (no doubling copies).
-    // The loop below still handles pipes and files that change size while being read.
-    struct stat st {};
-    if (::fstat(::fileno(f.get()), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-        if (static_cast<std::int64_t>(st.st_size) > limits.max_file_bytes)
-            io::fail(path, 0, "larger than the limit of " + std::to_string(limits.max_file_bytes) + " bytes");
-        data.reserve(static_cast<std::size_t>(st.st_size) + 1);
-    }
-    char buf[1 << 16];
-    for (;;) {
-        // Straight into the string's spare capacity when there is room, else through `buf`.
-        const std::size_t room = data.capacity() - data.size();
-        if (room > sizeof buf) {
-            const std::size_t at = data.size();
-            data.resize(data.capacity());  // within capacity: no reallocation
-            const std::size_t n = std::fread(data.data() + at, 1, room, f.get());
-            data.resize(at + n);
-            if (n < room) {
-                if (std::ferror(f.get())) io::fail(path, 0, std::string("read error: ") + std::strerror(errno));
-                break;
-            }
-            continue;
-        }
-        const std::size_t n = std::fread(buf, 1, sizeof buf, f.get());
-        if (n > 0) {
-            if (static_cast<std::int64_t>(data.size() + n) > limits.max_file_bytes)
-                io::fail(path, 0, "larger than the limit of " + std::to_string(limits.max_file_bytes) + " bytes");
-            data.append(buf, n);
-        }
-        if (n < sizeof buf) {
-            if (std::ferror(f.get())) io::fail(path, 0, std::string("read error: ") + std::strerror(errno));
-            break;
-        }
-    }
+    const std::string data = read_all(f.get(), path, limits);
     return parse_pattern(data, path, limits);
 }
 

@@ -1,4 +1,5 @@
-// Plaintext (.cells): '!' comment lines anywhere ("!Name: X" names the pattern), rows of 'O' (live),
+// Plaintext (.cells): '!' comment lines anywhere ("!Name: X" names the pattern, "!Author: X" credits
+// it, as LifeWiki's files do), rows of 'O' (live),
 // '*' (live, as older files use) and '.' (dead), relative to the top-left at (0, 0).
 #include <string>
 
@@ -20,6 +21,8 @@ Pattern parse_plaintext(std::string_view text, const std::string& source, const 
             if (!named && body.substr(0, 5) == "Name:") {
                 p.name = std::string(trim(body.substr(5)));
                 named = true;
+            } else if (body.substr(0, 7) == "Author:") {
+                p.authors.emplace_back(trim(body.substr(7)));
             } else {
                 p.comments.emplace_back(trim(body));
             }

@@ -69,7 +69,8 @@ private:
         }
         switch (tag) {
             case 'N': pattern_.name = std::string(rest); break;
-            case 'C': case 'c': case 'O': case 'D': pattern_.comments.emplace_back(rest); break;
+            case 'C': case 'c': case 'D': pattern_.comments.emplace_back(rest); break;
+            case 'O': pattern_.authors.emplace_back(rest); break;
             case 'r': pattern_.rule = checked_rule(rest, source_, line_); break;
             default: break;  // "#R x y" / "#P x y" positions of old RLE writers: Golly ignores them
         }

@@ -1,20 +1,13 @@
-// Writers: RLE byte-identical to what Golly 3.3 saves (plus our "#CXRLE" position line),
-// plaintext .cells, atomic file replacement, and the output format chosen by extension.
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <atomic>
+// Writers: RLE byte-identical to what Golly 3.3 saves (plus our "#CXRLE" position line and the
+// pattern's name, authors and comments), plaintext .cells, and the output format chosen by name.
 #include <cctype>
-#include <cerrno>
 #include <charconv>
-#include <chrono>
-#include <cstring>
 #include <filesystem>
 #include <string>
 
 #include "io/detail.hpp"
 #include "tilelife/pattern.hpp"
+#include "tilelife/quadtree.hpp"
 #include "tilelife/rule.hpp"
 
 namespace tilelife {
@@ -63,25 +56,46 @@ private:
     std::size_t line_len_ = 0;
 };
 
+// One metadata line: `prefix` and the text, which must stay on its one line.
+void add_line(std::string& out, std::string_view prefix, std::string_view text) {
+    out += prefix;
+    for (char c : text) out += c == '\n' || c == '\r' ? ' ' : c;
+    out += '\n';
+}
+
+// What an RLE file says before its runs: "#CXRLE" first (Golly reads it only before the header), the
+// metadata Golly keeps there, then the header over `box` (an empty pattern has no position).
+void rle_preamble(std::string& out, const Box& box, const PatternMeta& meta) {
+    // Golly writes the canonical spelling ("23/3" -> "B3/S23", suffix kept as ":T64,32").
+    const std::string rule_text = meta.rule.empty() ? Rule::life().to_string() : parse_rule(meta.rule).to_string();
+    if (!box.empty()) out += "#CXRLE Pos=" + std::to_string(box.x) + "," + std::to_string(box.y);
+    if (meta.generation != 0) out += (box.empty() ? "#CXRLE Gen=" : " Gen=") + std::to_string(meta.generation);
+    if (!box.empty() || meta.generation != 0) out += "\n";
+    if (!meta.name.empty()) add_line(out, "#N ", meta.name);
+    for (const std::string& a : meta.authors) add_line(out, "#O ", a);
+    for (const std::string& c : meta.comments) add_line(out, c.empty() ? "#C" : "#C ", c);
+    // Golly writes an empty pattern as "x = 0, y = 0, rule = R" and "!".
+    out += "x = " + std::to_string(box.width) + ", y = " + std::to_string(box.height) + ", rule = " + rule_text + "\n";
+    if (box.empty()) out += "!\n";
+}
+
 }  // namespace
 
+PatternMeta meta_of(const Pattern& p) {
+    return PatternMeta{p.rule.value_or(Rule::life().to_string()), p.generation, p.name, p.authors, p.comments};
+}
+
 std::string format_rle(const std::vector<Cell>& input, const std::string& rule, std::int64_t generation) {
-    // Golly writes the canonical spelling ("23/3" -> "B3/S23", suffix kept as ":T64,32").
-    const std::string rule_text = rule.empty() ? Rule::life().to_string() : parse_rule(rule).to_string();
+    return format_rle(input, PatternMeta{rule, generation, {}, {}, {}});
+}
+
+std::string format_rle(const std::vector<Cell>& input, const PatternMeta& meta) {
     std::vector<Cell> storage;
     const std::vector<Cell>& cells = sorted_view(input, storage);
     std::string out;
-    if (cells.empty()) {
-        // Golly writes an empty pattern as "x = 0, y = 0, rule = R" and "!"; there is no position.
-        if (generation != 0) out += "#CXRLE Gen=" + std::to_string(generation) + "\n";
-        out += "x = 0, y = 0, rule = " + rule_text + "\n!\n";
-        return out;
-    }
     const Box box = bounding_box(cells);
-    out += "#CXRLE Pos=" + std::to_string(box.x) + "," + std::to_string(box.y);
-    if (generation != 0) out += " Gen=" + std::to_string(generation);
-    out += "\n";
-    out += "x = " + std::to_string(box.width) + ", y = " + std::to_string(box.height) + ", rule = " + rule_text + "\n";
+    rle_preamble(out, box, meta);
+    if (cells.empty()) return out;
     // A soup takes about 1.5 bytes per live cell; a little more saves a late doubling.
     out.reserve(out.size() + cells.size() * 2 + 64);
     RunWriter w(out);
@@ -107,20 +121,11 @@ std::string format_rle(const std::vector<Cell>& input, const std::string& rule, 
     return out;
 }
 
-std::string format_rle_tree(const Quadtree& tree, const std::string& rule, std::int64_t generation,
-                            std::int64_t max_bytes) {
-    const std::string rule_text = rule.empty() ? Rule::life().to_string() : parse_rule(rule).to_string();
+std::string format_rle_tree(const Quadtree& tree, const PatternMeta& meta, std::int64_t max_bytes) {
     const Box box = tree.bounding_box();
     std::string out;
-    if (box.empty()) {
-        if (generation != 0) out += "#CXRLE Gen=" + std::to_string(generation) + "\n";
-        out += "x = 0, y = 0, rule = " + rule_text + "\n!\n";
-        return out;
-    }
-    out += "#CXRLE Pos=" + std::to_string(box.x) + "," + std::to_string(box.y);
-    if (generation != 0) out += " Gen=" + std::to_string(generation);
-    out += "\n";
-    out += "x = " + std::to_string(box.width) + ", y = " + std::to_string(box.height) + ", rule = " + rule_text + "\n";
+    rle_preamble(out, box, meta);
+    if (box.empty()) return out;
     // Refused at once when the text is certainly too large: every row holding a live cell costs at
     // least 2 bytes, and a square has at least as many such rows as the taller of its halves' own
     // (a bound computed in one pass: children come before parents).
@@ -193,12 +198,16 @@ std::string format_rle_tree(const Quadtree& tree, const std::string& rule, std::
 }
 
 std::string format_plaintext(const std::vector<Cell>& input, const std::string& name) {
+    return format_plaintext(input, PatternMeta{"", 0, name, {}, {}});
+}
+
+std::string format_plaintext(const std::vector<Cell>& input, const PatternMeta& meta) {
     std::vector<Cell> storage;
     const std::vector<Cell>& cells = sorted_view(input, storage);
-    std::string clean = name;  // the name must stay on its one line
-    for (char& c : clean)
-        if (c == '\n' || c == '\r') c = ' ';
-    std::string out = clean.empty() ? "!Name:\n" : "!Name: " + clean + "\n";
+    std::string out;
+    add_line(out, meta.name.empty() ? "!Name:" : "!Name: ", meta.name);
+    for (const std::string& a : meta.authors) add_line(out, "!Author: ", a);
+    for (const std::string& c : meta.comments) add_line(out, "!", c);
     if (cells.empty()) return out;
     const Box box = bounding_box(cells);
     std::int64_t row = box.y, col = box.x;
@@ -216,69 +225,72 @@ std::string format_plaintext(const std::vector<Cell>& input, const std::string& 
     return out;
 }
 
-void write_file_atomic(const std::string& path, std::string_view text) {
-    namespace fs = std::filesystem;
-    const fs::path target(path);
-    const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-    const auto fail = [&](const std::string& what, int err) {
-        throw RuntimeError(path + ": " + what + ": " + std::strerror(err));
-    };
-    // A unique name in the same directory (so rename() stays within one file system). O_EXCL plus
-    // mode 0666 lets the umask apply as for any new file.
-    static std::atomic<unsigned> counter{0};
-    fs::path tmp;
-    int fd = -1;
-    for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
-        const auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
-        tmp = dir / ("." + target.filename().string() + ".tmp" + std::to_string(::getpid()) + "." +
-                     std::to_string(counter++) + "." + std::to_string(stamp % 1000000));
-        fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd < 0 && errno != EEXIST) fail("cannot create a temporary file in " + dir.string(), errno);
+std::string_view to_string(OutputFormat f) {
+    switch (f) {
+        case OutputFormat::rle: return "rle";
+        case OutputFormat::plaintext: return "cells";
+        case OutputFormat::macrocell: return "mc";
+        case OutputFormat::png: return "png";
     }
-    if (fd < 0) fail("cannot create a temporary file in " + dir.string(), EEXIST);
-    const auto abandon = [&](const std::string& what) {
-        const int err = errno;
-        if (fd >= 0) ::close(fd);
-        ::unlink(tmp.c_str());
-        fail(what, err);
-    };
-    // An existing file keeps its permissions.
-    struct stat st {};
-    if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) (void)::fchmod(fd, st.st_mode & 07777);
-    const char* p = text.data();
-    std::size_t left = text.size();
-    while (left > 0) {
-        const ssize_t n = ::write(fd, p, left);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            abandon("write failed");
-        }
-        p += n;
-        left -= static_cast<std::size_t>(n);
-    }
-    if (::fsync(fd) != 0) abandon("fsync failed");
-    const int fd_done = fd;
-    fd = -1;
-    if (::close(fd_done) != 0) abandon("close failed");
-    if (::rename(tmp.c_str(), path.c_str()) != 0) abandon("cannot replace the file");
-    // Make the rename itself durable; failure here does not undo a completed write.
-    const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd >= 0) {
-        (void)::fsync(dfd);
-        ::close(dfd);
-    }
+    return "?";
 }
 
-OutputFormat output_format_for(const std::string& path) {
-    std::string ext = std::filesystem::path(path).extension().string();
-    for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (ext == ".rle") return OutputFormat::rle;
-    if (ext == ".cells") return OutputFormat::plaintext;
-    if (ext == ".png") return OutputFormat::png;
-    if (ext == ".mc") return OutputFormat::macrocell;
-    throw InputError(located(path, 0,
-                             (ext.empty() ? std::string("no file extension") : "unsupported extension '" + ext + "'") +
-                                 " for an output pattern (supported: .rle, .cells, .mc, .png)"));
+std::optional<OutputFormat> output_format_named(std::string_view word) {
+    for (OutputFormat f : {OutputFormat::rle, OutputFormat::plaintext, OutputFormat::macrocell, OutputFormat::png})
+        if (word == to_string(f)) return f;
+    return std::nullopt;
+}
+
+void io::refuse_directory_output(const std::string& path) {
+    std::error_code ec;
+    if (path.empty()) throw InputError("an empty output file name");
+    if (path != "-" && std::filesystem::is_directory(path, ec))
+        throw InputError(path + ": is a directory; name an output file");
+}
+
+OutputTarget output_target(const std::string& path, std::optional<OutputFormat> format) {
+    io::refuse_directory_output(path);
+    OutputTarget t{path, OutputFormat::rle, false};
+    const auto lower_ext = [](const std::filesystem::path& p) {
+        std::string ext = p.extension().string();
+        for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        return ext;
+    };
+    std::filesystem::path name(path);
+    std::string ext = lower_ext(name);
+    if (ext == ".gz") {
+        t.gzip = true;
+        ext = lower_ext(name.stem());
+    }
+    if (format) {
+        t.format = *format;
+    } else if (t.standard_output()) {
+        throw InputError("standard output ('-') needs an output format (rle, cells, mc or png)");
+    } else if (auto by_ext = output_format_named(ext.empty() ? ext : ext.substr(1))) {
+        t.format = *by_ext;
+    } else {
+        throw InputError(located(path, 0,
+                                 (ext.empty() ? std::string("no file extension") : "unsupported extension '" + ext + "'") +
+                                     " for an output pattern (supported: .rle, .cells, .mc, .png, and .rle.gz, "
+                                     ".cells.gz, .mc.gz)"));
+    }
+    if (t.gzip && t.format == OutputFormat::png) throw InputError(path + ": a PNG is not gzip-compressed");
+#ifndef TILELIFE_HAVE_ZLIB
+    if (t.gzip) throw InputError(path + ": gzip output needs zlib, which this build lacks (install zlib1g-dev and rebuild)");
+#endif
+    return t;
+}
+
+OutputFormat output_format_for(const std::string& path) { return output_target(path).format; }
+
+std::string format_pattern(OutputFormat format, const std::vector<Cell>& cells, const PatternMeta& meta) {
+    switch (format) {
+        case OutputFormat::rle: return format_rle(cells, meta);
+        case OutputFormat::plaintext: return format_plaintext(cells, meta);
+        case OutputFormat::macrocell: return format_macrocell(Quadtree::from_cells(cells), meta.rule, meta.generation);
+        case OutputFormat::png: break;
+    }
+    throw InputError("a PNG is an image of a board, not a pattern text");
 }
 
 }  // namespace tilelife

@@ -1,4 +1,6 @@
 // The OpenCL backend: its engines and its device lister.
+#include <algorithm>
+
 #include "opencl/api.hpp"
 #include "opencl/bitpacked.hpp"
 #include "opencl/byte_engines.hpp"
@@ -29,6 +31,11 @@ std::vector<DeviceInfo> opencl_devices() {
         p.emplace_back("sub-groups", d.sub_groups);
         out.push_back(std::move(info));
     }
+    // The device engines take without a device named: the first GPU, else the first device
+    // (`tilelife devices` marks it).
+    auto chosen = std::find_if(out.begin(), out.end(), [](const DeviceInfo& d) { return d.type == "GPU"; });
+    if (chosen == out.end()) chosen = out.begin();
+    if (chosen != out.end()) chosen->properties.emplace_back("default", true);
     return out;
 }
 

@@ -1,10 +1,13 @@
 // The interactive SDL2 window of `tilelife view`: runs an engine, draws the visible cells through one
-// streaming texture per frame, and lets the user draw, zoom, pan and save.
+// streaming texture per frame, and lets the user edit, select, copy and paste with undo (session.hpp
+// holds the state and the keys; this is the window around it).
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "tilelife/engine.hpp"
+#include "tilelife/pattern.hpp"
 
 namespace tilelife::viewer {
 
@@ -12,25 +15,30 @@ struct Options {
     std::string title = "tilelife";   // window title prefix (the pattern)
     std::string stem = "tilelife";    // file-name stem of screenshots and saved patterns
     int width = 1024, height = 768;   // window size in pixels
-    // Headless use: run this many frames, write `screenshot` (if set) and exit. 0 = interactive.
+    // Headless use: run this many frames, write `screenshot` (if set) and exit. 0 = interactive, which
+    // needs a real display (SDL's offscreen and dummy drivers are refused: the window would be invisible).
     std::int64_t frames = 0;
     std::string screenshot;
     bool paused = false;
-    std::int64_t gens_per_frame = 1;
+    std::int64_t step = 1;            // generations a step at the start (Golly's step, 2^exponent)
     int fps = 60;                     // frame-rate cap (interactive only)
-    bool zoom_set = false;            // --zoom given: centre the pattern at 2^zoom_log px per cell
-    int zoom_log = 0;
+    std::optional<int> zoom_log;      // initial scale, log2 pixels per cell (default: fit the pattern)
     bool tiles = false, grid = false;
-    int tile_w = 16, tile_h = 16;
-    std::string tile_note;            // where the tile size came from, shown in the status line
-    std::string device;               // device name for the status line (empty: unknown/none)
-    std::string rule_for_output;      // rule text for saved RLE (with the :T/:P suffix)
-    Cell golly_offset;                // engine -> file coordinates for saved RLE
+    std::string theme = "dark";       // image::theme() name
+    bool ages = false;                // colour cells by age
+    Cell golly_offset;                // engine -> Golly coordinates (status line, saved files)
     std::int64_t generation0 = 0;     // the pattern file's generation
+    PatternMeta meta;                 // name, authors, comments for saved files (rule and generation: the board's)
+    // Undo history limit in bytes (live-cell lists of edits and of boards before generating); the
+    // oldest entries go first. 0: no undo.
+    std::int64_t history_bytes = std::int64_t{256} << 20;
+    // Wall time for generations per frame: longer steps are spread over frames so the window stays
+    // responsive. 0: every frame runs its whole step (headless runs and tests).
+    double frame_budget_ms = 0;
 };
 
 // Opens the window and runs until the user quits (or `frames` frames). Returns the exit code.
-// Throws RuntimeError when no window can be opened.
+// Throws RuntimeError when no window can be opened (no display).
 int run(Engine& engine, const Options& options);
 
 }  // namespace tilelife::viewer

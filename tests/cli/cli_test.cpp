@@ -2,12 +2,7 @@
 // that every rejection exits 2 with a one-line reason and leaves an existing output file alone.
 #include <gtest/gtest.h>
 
-#include <map>
-#include <optional>
-#include <regex>
-
-#include "support/test_support.hpp"
-#include "tilelife/pattern.hpp"
+#include "cli/cli_support.hpp"
 
 namespace tilelife {
 namespace {
@@ -16,123 +11,6 @@ using test::Cells;
 using test::CommandResult;
 using test::shell_quote;
 using test::translated;
-
-const std::string kCli = TILELIFE_CLI;
-
-std::string pattern_path(const std::string& name) { return test::source_dir() + "/patterns/" + name; }
-
-// A flat JSON object: key -> value (strings unescaped, everything else as written; nested objects
-// kept as raw text). Returns nullopt for anything that is not one well-formed object.
-std::optional<std::map<std::string, std::string>> parse_json_object(const std::string& text) {
-    std::map<std::string, std::string> out;
-    std::size_t i = 0;
-    auto ws = [&] {
-        while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
-    };
-    auto str = [&](std::string& s) -> bool {
-        if (i >= text.size() || text[i] != '"') return false;
-        ++i;
-        while (i < text.size() && text[i] != '"') {
-            if (text[i] == '\\') {
-                if (++i >= text.size()) return false;
-                switch (text[i]) {
-                    case 'n': s += '\n'; break;
-                    case 't': s += '\t'; break;
-                    case 'r': s += '\r'; break;
-                    case 'u': s += '?'; i += 4; break;
-                    default: s += text[i];
-                }
-                ++i;
-            } else if (static_cast<unsigned char>(text[i]) < 0x20) {
-                return false;
-            } else {
-                s += text[i++];
-            }
-        }
-        if (i >= text.size()) return false;
-        ++i;
-        return true;
-    };
-    ws();
-    if (i >= text.size() || text[i++] != '{') return std::nullopt;
-    ws();
-    if (i < text.size() && text[i] == '}') return out;
-    while (true) {
-        ws();
-        std::string key, value;
-        if (!str(key)) return std::nullopt;
-        ws();
-        if (i >= text.size() || text[i++] != ':') return std::nullopt;
-        ws();
-        if (i >= text.size()) return std::nullopt;
-        if (text[i] == '"') {
-            if (!str(value)) return std::nullopt;
-        } else if (text[i] == '{') {
-            int depth = 0;
-            const std::size_t start = i;
-            do {
-                if (text[i] == '{') ++depth;
-                if (text[i] == '}') --depth;
-                ++i;
-            } while (i < text.size() && depth > 0);
-            if (depth) return std::nullopt;
-            value = text.substr(start, i - start);
-        } else {
-            const std::size_t start = i;
-            while (i < text.size() && text[i] != ',' && text[i] != '}' && !std::isspace(static_cast<unsigned char>(text[i]))) ++i;
-            value = text.substr(start, i - start);
-            static const std::regex literal(R"(-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?|null|true|false)");
-            if (!std::regex_match(value, literal)) return std::nullopt;
-        }
-        if (out.count(key)) return std::nullopt;
-        out[key] = value;
-        ws();
-        if (i >= text.size()) return std::nullopt;
-        if (text[i] == ',') {
-            ++i;
-            continue;
-        }
-        if (text[i++] != '}') return std::nullopt;
-        ws();
-        return i == text.size() ? std::optional(out) : std::nullopt;
-    }
-}
-
-// "key   value" lines of the human output.
-std::map<std::string, std::string> key_values(const std::string& text) {
-    std::map<std::string, std::string> out;
-    std::istringstream in(text);
-    std::string line;
-    while (std::getline(in, line)) {
-        const auto sp = line.find_first_of(" \t");
-        if (sp == std::string::npos) continue;
-        const auto v = line.find_first_not_of(" \t", sp);
-        out[line.substr(0, sp)] = v == std::string::npos ? "" : line.substr(v);
-    }
-    return out;
-}
-
-class Cli : public ::testing::Test {
-protected:
-    void SetUp() override {
-        register_builtin_engines();
-        if (!test::file_exists(kCli)) GTEST_FAIL() << "CLI not built: " << kCli;
-    }
-    // Runs `tilelife ARGS` inside the temp dir.
-    CommandResult tl(const std::string& args) const {
-        return test::run_command("cd " + shell_quote(dir.path()) + " && " + shell_quote(kCli) + " " + args);
-    }
-    std::string path(const std::string& name) const { return dir / name; }
-    void write(const std::string& name, const std::string& text) const { test::write_text(path(name), text); }
-
-    // Engine result for a pattern on the unbounded plane, in the file's coordinates.
-    static Cells reference_unbounded(const Pattern& p, const std::string& rule, std::int64_t gens) {
-        auto e = create_engine("cpu:reference", test::spec_of(0, 0, Topology::unbounded, rule));
-        return test::run_cells(*e, p.cells, gens);
-    }
-
-    test::TempDir dir;
-};
 
 // ---------------------------------------------------------------------------------------------
 // Help, version, engines
@@ -180,33 +58,44 @@ TEST_F(Cli, RunPrintsGenerationPopulationSecondsAndRate) {
 TEST_F(Cli, RunDefaultsToOneHundredGenerations) {
     const CommandResult r = tl("run " + shell_quote(pattern_path("glider.rle")) + " --json");
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    const auto js = parse_json_object(r.out);
+    const auto js = parse_json(r.out, "run");
     ASSERT_TRUE(js) << r.out;
-    EXPECT_EQ(js->at("generation"), "100");
-    EXPECT_EQ(js->at("population"), "5");
+    EXPECT_EQ((*js)["generation"], 100);
+    EXPECT_EQ((*js)["population"], 5);
 }
 
 TEST_F(Cli, RunJsonHasEveryKey) {
     const CommandResult r = tl("run " + shell_quote(pattern_path("gosper-glider-gun.rle")) + " --gens 300 --json");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_TRUE(r.err.empty()) << r.err;
-    const auto js = parse_json_object(r.out);
-    ASSERT_TRUE(js) << "not one JSON object: " << r.out;
-    for (const char* key : {"pattern", "engine", "rule", "topology", "width", "height", "generation", "population",
-                            "seconds", "cell_updates", "cell_updates_per_second", "output"})
-        EXPECT_TRUE(js->count(key)) << "missing key " << key << " in " << r.out;
-    EXPECT_EQ(js->at("pattern"), pattern_path("gosper-glider-gun.rle"));
-    EXPECT_TRUE(engine_exists(js->at("engine"))) << js->at("engine");
-    EXPECT_EQ(js->at("rule"), "B3/S23");
-    EXPECT_EQ(js->at("topology"), "unbounded");
-    EXPECT_EQ(js->at("generation"), "300");
+    const auto js = parse_json(r.out, "run");
+    ASSERT_TRUE(js) << "not one JSON document: " << r.out;
+    for (const char* key : {"pattern", "board", "engine", "generation", "generations_run", "population", "seconds",
+                            "cell_updates", "cell_updates_per_second", "output", "gif", "checkpoint"})
+        EXPECT_TRUE(js->contains(key)) << "missing key " << key << " in " << r.out;
+    const auto& j = *js;
+    EXPECT_EQ(j["pattern"]["path"], pattern_path("gosper-glider-gun.rle"));
+    EXPECT_EQ(j["pattern"]["format"], "RLE");
+    EXPECT_EQ(j["pattern"]["name"], "Gosper glider gun");
+    EXPECT_EQ(j["pattern"]["population"], 36);
+    EXPECT_TRUE(engine_exists(j["engine"]["name"].get<std::string>())) << j["engine"];
+    EXPECT_EQ(j["engine"]["backend"], "cpu");
+    EXPECT_TRUE(j["engine"]["device"].is_null());
+    EXPECT_TRUE(j["engine"]["properties"].is_object());
+    EXPECT_EQ(j["board"]["rule"], "B3/S23");
+    EXPECT_EQ(j["board"]["topology"], "unbounded");
+    EXPECT_GT(j["board"]["width"].get<std::int64_t>(), 0);
+    EXPECT_EQ(j["generation"], 300);
+    EXPECT_EQ(j["generations_run"], 300);
     // 36 cells of gun + 10 gliders (5 each) at gen 300 (bgolly: 86).
-    EXPECT_EQ(js->at("population"), "86");
-    EXPECT_EQ(js->at("output"), "null");
-    EXPECT_GT(std::stod(js->at("cell_updates")), 0.0);
-    EXPECT_GE(std::stod(js->at("seconds")), 0.0);
-    EXPECT_GE(std::stod(js->at("cell_updates_per_second")), 0.0);
-    EXPECT_GT(std::stoll(js->at("width")), 0);
+    EXPECT_EQ(j["population"], 86);
+    EXPECT_TRUE(j["output"].is_null());
+    EXPECT_TRUE(j["gif"].is_null());
+    EXPECT_TRUE(j["checkpoint"].is_null());
+    EXPECT_FALSE(j.contains("log")) << "no --log-every, no log";
+    EXPECT_GT(j["cell_updates"].get<std::int64_t>(), 0);
+    EXPECT_GE(j["seconds"].get<double>(), 0.0);
+    EXPECT_GE(j["cell_updates_per_second"].get<double>(), 0.0);
 }
 
 TEST_F(Cli, RunTopologyAndSizeResolution) {
@@ -234,14 +123,15 @@ TEST_F(Cli, RunTopologyAndSizeResolution) {
     for (const Case& c : cases) {
         const CommandResult r = tl("run " + c.args + " --gens 8 --json");
         ASSERT_EQ(r.exit_code, 0) << c.args << ": " << r.err;
-        const auto js = parse_json_object(r.out);
+        const auto js = parse_json(r.out, "run");
         ASSERT_TRUE(js) << r.out;
-        EXPECT_EQ(js->at("topology"), c.topology) << c.args;
-        EXPECT_EQ(js->at("rule"), c.rule) << c.args;
-        EXPECT_EQ(js->at("generation"), "8") << c.args;
+        const auto& board = (*js)["board"];
+        EXPECT_EQ(board["topology"], c.topology) << c.args;
+        EXPECT_EQ(board["rule"], c.rule) << c.args;
+        EXPECT_EQ((*js)["generation"], 8) << c.args;
         if (!c.width.empty()) {
-            EXPECT_EQ(js->at("width"), c.width) << c.args;
-            EXPECT_EQ(js->at("height"), c.height) << c.args;
+            EXPECT_EQ(board["width"], std::stoll(c.width)) << c.args;
+            EXPECT_EQ(board["height"], std::stoll(c.height)) << c.args;
         }
     }
 }
@@ -280,9 +170,9 @@ TEST_F(Cli, EveryEngineGivesTheSameResult) {
                 continue;
             }
             ASSERT_EQ(r.exit_code, 0) << name << ": " << r.err;
-            const auto js = parse_json_object(r.out);
+            const auto js = parse_json(r.out, "run");
             ASSERT_TRUE(js) << r.out;
-            EXPECT_EQ(js->at("engine"), name);
+            EXPECT_EQ((*js)["engine"]["name"], name);
             const std::string text = test::read_text(path(out));
             if (first.empty()) {
                 first = text;
@@ -369,16 +259,16 @@ TEST_F(Cli, RunRandomSoupMatchesTheLibrary) {
     const std::string spec = "random:50x40:0.3:7";
     const CommandResult r = tl("run " + spec + " --topology torus --gens 60 -o out.rle --json");
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    const auto js = parse_json_object(r.out);
+    const auto js = parse_json(r.out, "run");
     ASSERT_TRUE(js) << r.out;
-    EXPECT_EQ(js->at("width"), "50");
-    EXPECT_EQ(js->at("height"), "40");
+    EXPECT_EQ((*js)["board"]["width"], 50);
+    EXPECT_EQ((*js)["board"]["height"], 40);
     const Pattern p = read_pattern(spec);
     EXPECT_EQ(p.format, PatternFormat::random);
     auto e = create_engine("cpu:reference", test::spec_of(50, 40, Topology::torus));
     const Cells want = test::run_cells(*e, test::translated(p.cells, 25 - p.frame.width / 2 - p.frame.x,
                                                                    20 - p.frame.height / 2 - p.frame.y), 60);
-    EXPECT_EQ(js->at("population"), std::to_string(want.size()));
+    EXPECT_EQ((*js)["population"], want.size());
     EXPECT_CELLS(want, translated(read_pattern(path("out.rle")).cells, 25, 20));
 }
 
@@ -386,14 +276,14 @@ TEST_F(Cli, ZeroGenerationsAndExtinction) {
     const std::string glider = pattern_path("glider.rle");
     CommandResult r = tl("run " + shell_quote(glider) + " --gens 0 -o g0.rle --json");
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_EQ(parse_json_object(r.out).value_or(std::map<std::string, std::string>{})["generation"], "0") << r.out;
+    EXPECT_EQ(parse_json(r.out, "run").value_or(nlohmann::json::object())["generation"], 0) << r.out;
     EXPECT_CELLS(read_pattern(glider).cells, read_pattern(path("g0.rle")).cells);
     r = tl("run " + shell_quote(pattern_path("diehard.rle")) + " --gens 130 -o dead.rle --json");
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    const auto js = parse_json_object(r.out);
+    const auto js = parse_json(r.out, "run");
     ASSERT_TRUE(js) << r.out;
-    EXPECT_EQ(js->at("population"), "0");
-    EXPECT_EQ(js->at("output"), "dead.rle");
+    EXPECT_EQ((*js)["population"], 0);
+    EXPECT_EQ((*js)["output"], "dead.rle");
     const Pattern dead = read_pattern(path("dead.rle"));
     EXPECT_TRUE(dead.cells.empty());
     EXPECT_EQ(dead.generation, 130);
@@ -473,10 +363,6 @@ void PrintTo(const Rejection& r, std::ostream* os) { *os << "tilelife " << r.arg
 
 class CliRejects : public Cli, public ::testing::WithParamInterface<Rejection> {};
 
-std::string lower(std::string s) {
-    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
 
 TEST_P(CliRejects, ExitsTwoWithAReasonAndWritesNothing) {
     const Rejection& c = GetParam();

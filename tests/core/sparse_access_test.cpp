@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <random>
 
 #include "tilelife/builtin.hpp"
@@ -24,16 +25,23 @@ std::vector<Cell> expected_in(const std::vector<std::uint8_t>& bytes, std::int64
 TEST(SparseAccess, EveryEngineListsAndSetsCellsExactly) {
     register_builtin_engines();
     std::mt19937_64 rng(11);
+    int tested = 0;
     for (const auto& info : registered_engines()) {
         if (!info.bounded) continue;  // unbounded-only engines: tests/hashlife checks their sparse access
+        bool engine_tested = false;
         for (auto [w, h] : {std::pair<std::int64_t, std::int64_t>{1, 1}, {65, 3}, {130, 70}, {200, 129}}) {
             SCOPED_TRACE(info.name + " " + std::to_string(w) + "x" + std::to_string(h));
             std::unique_ptr<Engine> e;
             try {
                 e = create_engine(info.name, BoardSpec{w, h, Topology::torus, Rule::life()});
             } catch (const RuntimeError& err) {
-                GTEST_SKIP() << info.name << ": " << err.what();
+                // Only a device engine without a device is passed over, and only that engine: the
+                // others are still tested.
+                if (info.backend() == "cpu") throw;
+                std::printf("  [%s passed over: %s]\n", info.name.c_str(), err.what());
+                break;
             }
+            engine_tested = true;
             // A sparse set of cells through set_cells, then a few generations to mix things up.
             std::vector<Cell> cells;
             for (int i = 0; i < w * h / 5; ++i)
@@ -53,7 +61,13 @@ TEST(SparseAccess, EveryEngineListsAndSetsCellsExactly) {
                 EXPECT_EQ(e->live_cells_in(b), expected_in(bytes, w, h, b)) << b.x << "," << b.y << " " << b.width << "x" << b.height;
             }
         }
+        tested += engine_tested;
     }
+    // Every CPU engine at least (they need no device).
+    int cpu = 0;
+    for (const auto& info : registered_engines()) cpu += info.backend() == "cpu" && info.bounded;
+    EXPECT_GE(tested, cpu);
+    EXPECT_GE(tested, 2);
 }
 
 }  // namespace

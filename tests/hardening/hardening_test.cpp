@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "tilelife/board_setup.hpp"
+#include "tilelife/builtin.hpp"
 #include "tilelife/error.hpp"
 #include "tilelife/pattern.hpp"
 #include "tilelife/rule.hpp"
@@ -125,7 +126,9 @@ TEST(BadInputs, EveryCatalogueFileIsRefusedInProcessWithoutCrashing) {
         try {
             const tilelife::Pattern p = tilelife::read_pattern(entry.path().string());
             // The files the reader accepts are bad for what a run does with them (B0 unbounded).
-            EXPECT_THROW(tilelife::plan_board(p, {}, entry.path().string()), tilelife::InputError);
+            tilelife::register_builtin_engines();
+            const tilelife::BoardPlan plan = tilelife::plan_board(p, {}, entry.path().string());
+            EXPECT_THROW(tilelife::create_engine("cpu:reference", plan.spec), tilelife::InputError);
         } catch (const tilelife::InputError& e) {
             EXPECT_NE(std::string(e.what()).find(entry.path().filename().string()), std::string::npos) << e.what();
         }
@@ -177,23 +180,32 @@ TEST(HostileInputs, LargeAndRepetitiveFilesStayFast) {
     }
 }
 
+// Replays what the fuzzers keep (tests/fuzz_regressions/<target>/, crash inputs of `make fuzz`) and
+// their seed corpus (fuzz/corpus/<target>/) through each target's entry point: every input is read
+// or refused with InputError, nothing else. The count is asserted, so an empty or moved folder fails.
 TEST(FuzzRegressions, EveryKeptCrashInputIsHandled) {
-    const fs::path dir = kSource / "tests" / "fuzz_regressions";
-    int replayed = 0;
-    if (fs::exists(dir))
+    int files = 0, replayed = 0;
+    for (const fs::path& dir : {kSource / "tests" / "fuzz_regressions", kSource / "fuzz" / "corpus"}) {
+        if (!fs::exists(dir)) continue;
         for (const auto& target : fs::directory_iterator(dir))
             for (const auto& f : fs::directory_iterator(target.path())) {
+                ++files;
                 const std::string bytes = read_file(f.path());
+                const std::string name = target.path().filename().string();
                 SCOPED_TRACE(f.path().string());
                 try {
-                    if (target.path().filename() == "fuzz_rule") (void)tilelife::parse_rule(bytes);
-                    else if (target.path().filename() == "fuzz_gzip") (void)tilelife::read_pattern(f.path().string());
+                    if (name == "fuzz_rule") (void)tilelife::parse_rule(bytes);
+                    else if (name == "fuzz_gzip") (void)tilelife::read_pattern(f.path().string());
                     else (void)tilelife::parse_pattern(bytes, f.path().filename().string());
                 } catch (const tilelife::InputError&) {
                 }
                 ++replayed;
             }
-    std::cout << "replayed " << replayed << " fuzz regression inputs\n";
+    }
+    std::cout << "replayed " << replayed << " fuzz inputs\n";
+    EXPECT_EQ(replayed, files);  // nothing escaped but InputError
+    // fuzz/corpus holds 23 seeds over 7 targets.
+    EXPECT_GE(replayed, 23) << "the fuzz corpus was not found under " << (kSource / "fuzz" / "corpus");
 }
 
 std::string body(const std::string& rle) { return rle.substr(rle.find('\n') + 1); }

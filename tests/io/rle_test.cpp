@@ -30,7 +30,8 @@ TEST(Rle, CommentsNameAndGollyRuleLine) {
     const Pattern p = rle("#N Gosper glider gun\n#C first\n#c second\n#O someone\n#R 5 5\n#P 1 1\n"
                           "#r B36/S23\nx = 2, y = 1\n2o!\n");
     EXPECT_EQ(p.name, "Gosper glider gun");
-    EXPECT_EQ(p.comments, (std::vector<std::string>{"first", "second", "someone"}));
+    EXPECT_EQ(p.comments, (std::vector<std::string>{"first", "second"}));
+    EXPECT_EQ(p.authors, (std::vector<std::string>{"someone"}));
     EXPECT_EQ(*p.rule, "B36/S23");
     // "#R x y" / "#P x y" (old position lines) are ignored by Golly: the cells stay at 0,0.
     EXPECT_EQ(p.cells, cells({{0, 0}, {1, 0}}));

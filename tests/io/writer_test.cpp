@@ -1,7 +1,11 @@
 // Writers: exact RLE and plaintext text, round trips, atomic replacement, output format choice.
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
 
 #include "io_support.hpp"
+#include "tilelife/output_file.hpp"
 
 namespace tilelife::test {
 namespace {
@@ -125,21 +129,84 @@ TEST_F(AtomicWrite, CreatesReplacesAndLeavesNoTemporaryFiles) {
 
 TEST_F(AtomicWrite, FailureIsRuntimeErrorAndTargetUntouched) {
     EXPECT_THROW(write_file_atomic(path("no/such/dir/out.rle"), "x"), RuntimeError);
-    // The target is a non-empty directory: rename fails, nothing changes, no temporary left.
+    // The target is a directory: refused as bad input before anything is created.
     const std::string d = path("taken");
     std::filesystem::create_directory(d);
     write(std::string("taken/keep"), "keep");
-    try {
-        write_file_atomic(d, "x");
-        ADD_FAILURE() << "no RuntimeError";
-    } catch (const RuntimeError& e) {
-        EXPECT_NE(std::string(e.what()).find(d), std::string::npos) << e.what();
-    }
+    expect_input_error([&] { write_file_atomic(d, "x"); }, {d, "is a directory"});
     EXPECT_EQ(slurp(path("taken/keep")), "keep");
     std::size_t entries = 0;
     for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir_)) ++entries;
     EXPECT_EQ(entries, 1u);
 }
+
+// The temporary file exists from construction (a bad path fails before any work); nothing reaches
+// the target before commit(), and an output never committed leaves nothing behind.
+TEST_F(AtomicWrite, OutputFileOpensFirstAndCommitsWhole) {
+    const std::string target = write("out.rle", "old\n");
+    {
+        OutputFile f(target);
+        std::size_t entries = 0;
+        for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir_)) ++entries;
+        EXPECT_EQ(entries, 2u) << "the temporary file is created at once";
+        f.write("new ");
+        f.write("text\n");
+        EXPECT_EQ(slurp(target), "old\n");
+        f.commit();
+    }
+    EXPECT_EQ(slurp(target), "new text\n");
+    { OutputFile abandoned(target); }  // never committed: the target and the directory are as they were
+    EXPECT_EQ(slurp(target), "new text\n");
+    std::size_t entries = 0;
+    for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir_)) ++entries;
+    EXPECT_EQ(entries, 1u);
+    EXPECT_THROW(OutputFile(path("missing/x.rle")), RuntimeError);
+    expect_input_error([&] { OutputFile f(dir_.string()); }, {"is a directory"});
+    EXPECT_THROW(check_output_path(path("missing/x.rle")), RuntimeError);
+    expect_input_error([&] { check_output_path(dir_.string()); }, {"is a directory"});
+    check_output_path(path("fine.rle"));
+    EXPECT_FALSE(std::filesystem::exists(path("fine.rle")));
+}
+
+TEST_F(AtomicWrite, StreamAndDescriptorForLibraryWriters) {
+    {
+        OutputFile f(path("stream.txt"));
+        std::fputs("through FILE*\n", f.stream());
+        f.commit();
+    }
+    EXPECT_EQ(slurp(path("stream.txt")), "through FILE*\n");
+    {
+        // A library that closes the descriptor it is given (giflib does).
+        OutputFile f(path("fd.txt"));
+        const int fd = f.release_fd();
+        ASSERT_GE(fd, 0);
+        ASSERT_EQ(::write(fd, "through fd\n", 11), 11);
+        ::close(fd);
+        f.commit();
+    }
+    EXPECT_EQ(slurp(path("fd.txt")), "through fd\n");
+}
+
+#ifdef TILELIFE_TEST_HAVE_ZLIB
+TEST_F(AtomicWrite, GzipOutputReadsBack) {
+    const auto glider = cells({{1, 0}, {2, 1}, {0, 2}, {1, 2}, {2, 2}});
+    const std::string text = format_rle(glider, PatternMeta{"B36/S23", 7, "glider", {"me"}, {"one", "two"}});
+    {
+        OutputFile f(path("g.rle.gz"), OutputFile::Compression::gzip);
+        f.write(text);
+        f.commit();
+    }
+    const std::string bytes = slurp(path("g.rle.gz"));
+    ASSERT_GE(bytes.size(), 2u);
+    EXPECT_EQ(static_cast<unsigned char>(bytes[0]), 0x1f);  // gzip magic
+    const Pattern p = read_pattern(path("g.rle.gz"));
+    EXPECT_EQ(p.cells, glider);
+    EXPECT_EQ(p.generation, 7);
+    EXPECT_EQ(p.name, "glider");
+    EXPECT_EQ(p.authors, std::vector<std::string>{"me"});
+    EXPECT_EQ(p.comments, (std::vector<std::string>{"one", "two"}));
+}
+#endif
 
 TEST(OutputFormat, ByExtension) {
     EXPECT_EQ(output_format_for("a/b/out.rle"), OutputFormat::rle);
@@ -149,6 +216,48 @@ TEST(OutputFormat, ByExtension) {
     EXPECT_EQ(output_format_for("big.MC"), OutputFormat::macrocell);
     expect_input_error([] { output_format_for("out.lif"); }, {"out.lif: ", "'.lif'", ".rle, .cells, .mc, .png"});
     expect_input_error([] { output_format_for("dir/noext"); }, {"dir/noext: ", "no file extension", ".rle"});
+    expect_input_error([] { output_format_for("out.txt"); }, {"out.txt: ", "'.txt'", ".rle, .cells, .mc"});
+}
+
+TEST(OutputFormat, GzipStandardOutputAndForcedFormat) {
+    const OutputTarget gz = output_target("x/a.RLE.gz");
+    EXPECT_EQ(gz.format, OutputFormat::rle);
+    EXPECT_TRUE(gz.gzip);
+    EXPECT_EQ(output_target("a.cells.gz").format, OutputFormat::plaintext);
+    EXPECT_FALSE(output_target("a.rle").gzip);
+    expect_input_error([] { output_target("a.png.gz"); }, {"a.png.gz", "PNG"});
+    expect_input_error([] { output_target("-"); }, {"standard output", "rle, cells, mc or png"});
+    const OutputTarget out = output_target("-", OutputFormat::plaintext);
+    EXPECT_TRUE(out.standard_output());
+    EXPECT_EQ(out.format, OutputFormat::plaintext);
+    EXPECT_EQ(output_target("notes.txt", OutputFormat::rle).format, OutputFormat::rle);  // the format wins
+    for (OutputFormat f : {OutputFormat::rle, OutputFormat::plaintext, OutputFormat::macrocell, OutputFormat::png})
+        EXPECT_EQ(output_format_named(to_string(f)), f);
+    EXPECT_FALSE(output_format_named("gif"));
+}
+
+// Metadata: the name, authors and comments survive RLE and plaintext, and a round trip between them.
+TEST(FormatMeta, RleAndPlaintextKeepNameAuthorsAndComments) {
+    const auto glider = cells({{1, 0}, {2, 1}, {0, 2}, {1, 2}, {2, 2}});
+    const PatternMeta meta{"23/3", 12, "Glider", {"Richard K. Guy"}, {"the smallest spaceship", "", "two\nlines"}};
+    EXPECT_EQ(format_rle(glider, meta),
+              "#CXRLE Pos=0,0 Gen=12\n#N Glider\n#O Richard K. Guy\n#C the smallest spaceship\n#C\n#C two lines\n"
+              "x = 3, y = 3, rule = B3/S23\nbo$2bo$3o!\n");
+    EXPECT_EQ(format_plaintext(glider, meta),
+              "!Name: Glider\n!Author: Richard K. Guy\n!the smallest spaceship\n!\n!two lines\n.O\n..O\nOOO\n");
+    const Pattern from_rle = parse_pattern(format_rle(glider, meta), "m.rle");
+    const Pattern from_cells = parse_pattern(format_plaintext(glider, meta_of(from_rle)), "m.cells");
+    for (const Pattern* p : {&from_rle, &from_cells}) {
+        EXPECT_EQ(p->name, "Glider");
+        EXPECT_EQ(p->authors, std::vector<std::string>{"Richard K. Guy"});
+        EXPECT_EQ(p->comments, (std::vector<std::string>{"the smallest spaceship", "", "two lines"}));
+        EXPECT_EQ(p->cells, glider);
+    }
+    EXPECT_EQ(meta_of(from_rle).generation, 12);
+    EXPECT_EQ(meta_of(parse_pattern("x = 1, y = 1\no!", "n.rle")).rule, "B3/S23");
+    // Macrocell text is the tree's (tests/hashlife checks its bytes against bgolly's).
+    EXPECT_EQ(format_pattern(OutputFormat::macrocell, glider, meta),
+              format_macrocell(Quadtree::from_cells(glider), meta.rule, meta.generation));
 }
 
 }  // namespace

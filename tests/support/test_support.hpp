@@ -121,15 +121,7 @@ inline Cells united(const Cells& a, const Cells& b) {
     return sorted(std::move(out));
 }
 
-inline Box bbox(const Cells& c) {
-    if (c.empty()) return Box{};
-    std::int64_t x0 = c[0].x, x1 = c[0].x, y0 = c[0].y, y1 = c[0].y;
-    for (const Cell& p : c) {
-        x0 = std::min(x0, p.x), x1 = std::max(x1, p.x);
-        y0 = std::min(y0, p.y), y1 = std::max(y1, p.y);
-    }
-    return Box{x0, y0, x1 - x0 + 1, y1 - y0 + 1};
-}
+inline Box bbox(const Cells& c) { return bounding_box(c); }
 
 // Shape with its bounding box moved to (0, 0).
 inline Cells normalised(const Cells& c) {

@@ -1,0 +1,55 @@
+// One way to write an output file: opened before the work that fills it (a bad path fails first,
+// not after a long run), written to a temporary file beside the target, and renamed over the target
+// only when complete. Text writers, zlib (gz*), libpng and giflib all write through it.
+#pragma once
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+namespace tilelife {
+
+class OutputFile {
+public:
+    enum class Compression { none, gzip };
+
+    // Creates the temporary file now. "-" is standard output (written straight through, nothing to
+    // rename). Throws InputError when `path` is a directory, RuntimeError when no file can be created
+    // in its directory.
+    explicit OutputFile(std::string path, Compression compression = Compression::none);
+    ~OutputFile();  // removes the temporary file unless commit() completed
+    OutputFile(const OutputFile&) = delete;
+    OutputFile& operator=(const OutputFile&) = delete;
+
+    const std::string& path() const { return path_; }
+    bool standard_output() const { return path_ == "-"; }
+
+    // Appends bytes (gzip-compressed with zlib's gz* API when so constructed).
+    void write(std::string_view bytes);
+    // A stdio stream on the file for libraries that write through FILE* (libpng); owned here,
+    // flushed and closed by commit(). Not with gzip.
+    std::FILE* stream();
+    // A descriptor of its own for libraries that close what they are given (giflib's
+    // EGifOpenFileHandle): the caller owns and closes it; commit() still syncs the file.
+    int release_fd();
+
+    // Flushes, syncs and renames the file over the target (standard output: flushes). Throws
+    // RuntimeError naming the path on any I/O failure; the target is then left as it was.
+    void commit();
+
+private:
+    [[noreturn]] void fail(const std::string& what, int err) const;
+
+    std::string path_, temp_;
+    int fd_ = -1;
+    std::FILE* stream_ = nullptr;
+    void* gz_ = nullptr;  // gzFile
+    Compression compression_;
+    bool committed_ = false;
+};
+
+// Checks before any work that `path` can take an output file (the same checks OutputFile makes,
+// leaving nothing behind): InputError for a directory, RuntimeError when its directory cannot take
+// a new file. "-" always can.
+void check_output_path(const std::string& path);
+
+}  // namespace tilelife

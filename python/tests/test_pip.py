@@ -1,0 +1,53 @@
+"""`pip install .` offline (Debian's pip and setuptools, --no-build-isolation --no-index): a fresh
+CMake build of the module inside pip, installed into a target directory and imported from there.
+The source is copied (mtimes kept) to a work directory under the build tree, so later runs rebuild
+only what changed and the source tree is not written to."""
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+
+import tilelife
+from conftest import PATTERNS, SOURCE_DIR
+
+
+def sync_tree(src, dst):
+    """Copies src to dst: files that differ in size or mtime, leaving out builds, .git and caches."""
+    for root, dirs, files in os.walk(src):
+        rel = pathlib.Path(root).relative_to(src)
+        dirs[:] = [d for d in dirs if d not in (".git", "__pycache__", ".device")
+                   and not (rel == pathlib.Path(".") and d.startswith("build"))]
+        (dst / rel).mkdir(parents=True, exist_ok=True)
+        for name in files:
+            a, b = pathlib.Path(root) / name, dst / rel / name
+            sa = a.stat()
+            if not b.exists() or b.stat().st_size != sa.st_size or b.stat().st_mtime != sa.st_mtime:
+                shutil.copy2(a, b)
+
+
+def test_pip_install_offline(tmp_path):
+    work = pathlib.Path(os.environ.get("TILELIFE_PIP_WORK", tmp_path / "work"))
+    src = work / "src"
+    sync_tree(SOURCE_DIR, src)
+    target = tmp_path / "target"
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)
+    env.setdefault("CMAKE_BUILD_PARALLEL_LEVEL", "2")
+    p = subprocess.run([sys.executable, "-m", "pip", "install", "--no-build-isolation", "--no-deps", "--no-index",
+                        "--target", str(target), str(src)], env=env, capture_output=True, text=True, timeout=1800)
+    assert p.returncode == 0, p.stdout[-4000:] + p.stderr[-4000:]
+    env["PYTHONPATH"] = str(target)
+    check = subprocess.run([sys.executable, "-c", """
+import sys, tilelife
+b = tilelife.load(sys.argv[1])
+b.step(4)
+print(tilelife.__file__)
+print(tilelife.__version__, b.cells().tolist())
+""", str(PATTERNS / "glider.rle")], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert check.returncode == 0, check.stderr
+    assert check.stdout.splitlines() == [
+        str(target / "tilelife" / "__init__.py"),
+        f"{tilelife.__version__} [[2, 1], [3, 2], [1, 3], [2, 3], [3, 3]]"]
+    installed = sorted(p.name for p in (target / "tilelife").iterdir() if p.name != "__pycache__")
+    assert len(installed) == 2 and installed[0] == "__init__.py" and installed[1].startswith("_tilelife.")

@@ -1,0 +1,173 @@
+#include "cli/outputs.hpp"
+
+#include <cstdio>
+
+#include "image/image.hpp"
+#include "tilelife/error.hpp"
+
+namespace tilelife::cli {
+namespace {
+
+constexpr std::string_view kCheckpointTag = "tilelife-checkpoint";
+
+bool is_checkpoint_line(const std::string& comment) { return comment.rfind(kCheckpointTag, 0) == 0; }
+
+bool image_fits(const Box& b, int scale) {
+    const std::int64_t w = b.width * scale, h = b.height * scale;
+    return w <= image::kMaxSide && h <= image::kMaxSide && w * h <= image::kMaxPixels;
+}
+
+// The most generations a pattern inside `b` can run while its image surely fits (it grows at most one
+// cell a generation on each side); -1 when `b` itself does not fit.
+std::int64_t image_horizon(const Box& b, int scale) {
+    if (!image_fits(b, scale)) return -1;
+    std::int64_t lo = 0, hi = image::kMaxSide;
+    while (lo < hi) {
+        const std::int64_t mid = lo + (hi - lo + 1) / 2;
+        if (image_fits(grow(b, mid), scale)) lo = mid;
+        else hi = mid - 1;
+    }
+    return lo;
+}
+
+Box at_least_one_cell(const Box& b) { return b.empty() ? Box{0, 0, 1, 1} : b; }
+
+}  // namespace
+
+void write_png_output(const std::string& path, const Box& area, int scale, const image::CellSource& cells,
+                      const image::Style& style) {
+#ifdef TILELIFE_HAVE_PNG
+    image::write_board_png(path, area, scale, cells, style);  // "-": OutputFile writes standard output
+#else
+    (void)area, (void)scale, (void)cells, (void)style;
+    throw InputError(path + ": PNG output is not available in this build (install libpng-dev and rebuild)");
+#endif
+}
+
+std::optional<CheckpointRun> checkpoint_run(const Pattern& p) {
+    for (const std::string& c : p.comments) {
+        long long start = 0, gens = 0;
+        if (is_checkpoint_line(c) &&
+            std::sscanf(c.c_str() + kCheckpointTag.size(), " start=%lld gens=%lld", &start, &gens) == 2)
+            return CheckpointRun{start, gens};
+    }
+    return std::nullopt;
+}
+
+std::vector<std::string> comments_without_checkpoint(const std::vector<std::string>& comments) {
+    std::vector<std::string> out;
+    for (const std::string& c : comments)
+        if (!is_checkpoint_line(c)) out.push_back(c);
+    return out;
+}
+
+Checkpoints::Checkpoints(std::string path) : path_(std::move(path)) {
+    const OutputTarget t = output_target(path_);
+    if (t.format != OutputFormat::rle || t.gzip || t.standard_output())
+        throw InputError(path_ + ": a checkpoint is written as RLE; name it *.rle");
+    check_output_path(path_);
+}
+
+void Checkpoints::save(const Engine& engine, const BoardPlan& plan, const CheckpointRun& job, PatternMeta meta) const {
+    std::vector<std::string> comments{std::string(kCheckpointTag) + " start=" + std::to_string(job.start) +
+                                      " gens=" + std::to_string(job.gens)};
+    for (std::string& c : comments_without_checkpoint(meta.comments)) comments.push_back(std::move(c));
+    meta.comments = std::move(comments);
+    write_file_atomic(path_, format_board(OutputFormat::rle, engine, plan, meta));
+}
+
+GifOutput::GifOutput(std::string path, std::optional<Box> area, int scale, int delay_cs, std::int64_t frames_total,
+                     const image::Style& style)
+    : path_(std::move(path)), area_(area), scale_(scale), delay_cs_(delay_cs), frames_total_(frames_total), style_(style) {
+#ifndef TILELIFE_HAVE_GIF
+    throw InputError(path_ + ": GIF output is not available in this build (install libgif-dev and rebuild)");
+#else
+    image::check_gif_size(area_ ? *area_ : Box{0, 0, 1, 1}, scale_, frames_total_, path_);
+    if (area_) writer_ = std::make_unique<image::GifWriter>(path_, *area_, scale_, delay_cs_, style_);
+#endif
+}
+
+GifOutput::~GifOutput() = default;
+
+void GifOutput::frame(const Engine& engine) {
+    ++frames_;
+#ifdef TILELIFE_HAVE_GIF
+    if (writer_) {
+        writer_->add_frame(image::cells_from_engine(engine));
+        return;
+    }
+#endif
+    constexpr std::int64_t kMaxKeptCells = std::int64_t{32} << 20;
+    kept_.push_back(engine.live_cells());
+    kept_cells_ += static_cast<std::int64_t>(kept_.back().size());
+    kept_box_ = unite(kept_box_, bounding_box(kept_.back()));
+    if (kept_cells_ > kMaxKeptCells)
+        throw InputError(path_ + ": the frames of this unbounded run hold over " + std::to_string(kMaxKeptCells >> 20) +
+                         " Mi live cells in all; give --region x,y,w,h");
+    image::check_gif_size(at_least_one_cell(kept_box_), scale_, frames_total_, path_);
+}
+
+void GifOutput::finish() {
+#ifdef TILELIFE_HAVE_GIF
+    if (!writer_) {
+        writer_ = std::make_unique<image::GifWriter>(path_, at_least_one_cell(kept_box_), scale_, delay_cs_, style_);
+        for (const auto& f : kept_) writer_->add_frame(image::cells_from_list(f));
+    }
+    writer_->finish();
+#endif
+}
+
+FinalOutput::FinalOutput(OutputTarget target, int scale, const image::Style& style)
+    : target_(std::move(target)), scale_(scale), style_(style) {
+    if (image()) {
+#ifndef TILELIFE_HAVE_PNG
+        throw InputError(target_.path + ": PNG output is not available in this build (install libpng-dev and rebuild)");
+#endif
+        check_output_path(target_.path);
+    } else {
+        text_ = std::make_unique<OutputFile>(target_.path, target_.gzip ? OutputFile::Compression::gzip
+                                                                        : OutputFile::Compression::none);
+    }
+}
+
+std::optional<Box> image_area(const BoardPlan& plan, std::optional<Box> region) {
+    if (region) return region;
+    if (plan.spec.topology != Topology::unbounded) return Box{0, 0, plan.spec.width, plan.spec.height};
+    return std::nullopt;
+}
+
+void FinalOutput::set_area(std::optional<Box> area) {
+    if (!image()) return;
+    area_ = area;
+    if (area_) image::check_image_size(*area_, scale_, target_.path);
+}
+
+void FinalOutput::check_growth(const Engine& engine, std::int64_t gens_left) {
+    if (!image() || area_) return;
+    // The engine's extent holds every live cell; only when it is too large for an image are the live
+    // cells themselves measured.
+    std::int64_t horizon = image_horizon(engine.extent(), scale_);
+    if (horizon < 0) {
+        const Box live = at_least_one_cell(bounding_box(engine.live_cells()));
+        image::check_image_size(live, scale_, target_.path);
+        horizon = image_horizon(live, scale_);
+    }
+    gens_before_check_ = horizon >= gens_left ? INT64_MAX : std::max<std::int64_t>(1, horizon);
+}
+
+void FinalOutput::write(const Engine& engine, const BoardPlan& plan, const PatternMeta& meta) {
+    if (!image()) {
+        const OutputFormat format = target_.format;
+        text_->write(format_board(format, engine, plan, meta));
+        text_->commit();
+        return;
+    }
+    if (area_) {
+        write_png_output(target_.path, *area_, scale_, image::cells_from_engine(engine), style_);
+        return;
+    }
+    const std::vector<Cell> live = engine.live_cells();
+    write_png_output(target_.path, at_least_one_cell(bounding_box(live)), scale_, image::cells_from_list(live), style_);
+}
+
+}  // namespace tilelife::cli

@@ -1,0 +1,118 @@
+// What `tilelife run` (and convert) write besides the report: checkpoints, the animated GIF, the final
+// image. Each is checked (and its file opened or probed) when constructed, before any work.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "image/image.hpp"
+#include "tilelife/board_setup.hpp"
+#include "tilelife/engine.hpp"
+#include "tilelife/output_file.hpp"
+#include "tilelife/pattern.hpp"
+
+
+namespace tilelife::cli {
+
+// The cells of `area` as a PNG on `path` ("-": standard output) in `style`'s colours; InputError in a
+// build without libpng.
+void write_png_output(const std::string& path, const Box& area, int scale, const image::CellSource& cells,
+                      const image::Style& style);
+
+// Every `every` generations (0: never), counted from the start of the run; no overflow near 2^63.
+class Every {
+public:
+    explicit Every(std::int64_t every = 0) : every_(every), next_(every > 0 ? every : INT64_MAX) {}
+    bool on() const { return every_ > 0; }
+    std::int64_t next() const { return next_; }
+    bool due(std::int64_t done) const { return on() && done == next_; }
+    void advance() { next_ = next_ > INT64_MAX - every_ ? INT64_MAX : next_ + every_; }
+
+private:
+    std::int64_t every_, next_;
+};
+
+// A checkpoint is an RLE file of the board (rule with its :T/:P suffix, #CXRLE Pos and Gen) plus one
+// comment line saying which run it belongs to, so `--resume FILE` alone continues to the same final
+// generation.
+struct CheckpointRun {
+    std::int64_t start = 0;  // generation the original run started from
+    std::int64_t gens = 0;   // generations the original run was asked for
+};
+// The run a checkpoint belongs to; nullopt for a pattern that is not a checkpoint.
+std::optional<CheckpointRun> checkpoint_run(const Pattern& p);
+// The pattern's comments without a checkpoint's own line (a resumed run's outputs equal the
+// uninterrupted run's).
+std::vector<std::string> comments_without_checkpoint(const std::vector<std::string>& comments);
+
+class Checkpoints {
+public:
+    // Probes `path` (a directory, or one that cannot take a file, is refused now).
+    explicit Checkpoints(std::string path);
+    // `meta`: the source pattern's name, authors and comments.
+    void save(const Engine& engine, const BoardPlan& plan, const CheckpointRun& job, PatternMeta meta) const;
+    const std::string& path() const { return path_; }
+
+private:
+    std::string path_;
+};
+
+// The animated GIF: straight to the file when the area is fixed (bounded board or --region); an
+// unbounded run without --region keeps each frame's live cells and writes them over their common
+// bounding box at the end, refusing (InputError) as soon as that box or the kept cells pass the
+// limits.
+class GifOutput {
+public:
+    GifOutput(std::string path, std::optional<Box> area, int scale, int delay_cs, std::int64_t frames_total,
+              const image::Style& style);
+    ~GifOutput();
+    void frame(const Engine& engine);
+    void finish();
+    std::int64_t frames() const { return frames_; }
+    const std::string& path() const { return path_; }
+
+private:
+    std::string path_;
+    std::optional<Box> area_;
+    int scale_, delay_cs_;
+    std::int64_t frames_total_, frames_ = 0;
+    image::Style style_;
+    std::unique_ptr<image::GifWriter> writer_;
+    std::vector<std::vector<Cell>> kept_;
+    std::int64_t kept_cells_ = 0;
+    Box kept_box_;
+};
+
+// What images of the board show: `region` when given, else the whole bounded board; nothing fixed for
+// an unbounded board without a region (its images cover the live cells).
+std::optional<Box> image_area(const BoardPlan& plan, std::optional<Box> region);
+
+// The final result, -o FILE|- with --format: a pattern text (its file opened now, committed by
+// write()) or a PNG of the board (the whole bounded board, --region, else the live cells' bounding box).
+class FinalOutput {
+public:
+    FinalOutput(OutputTarget target, int scale, const image::Style& style);
+    bool image() const { return target_.format == OutputFormat::png; }
+    const std::string& path() const { return target_.path; }
+    // Once the board is known: the image's area (image_area()), checked against the image limits.
+    void set_area(std::optional<Box> area);
+    // An unbounded PNG without --region: refuses (InputError) as soon as the pattern's bounding box is
+    // too large for an image, not after the run. A pattern grows at most one cell a generation on each
+    // side, so the check says how many generations can run before it is needed again.
+    void check_growth(const Engine& engine, std::int64_t gens_left);
+    std::int64_t gens_before_check() const { return gens_before_check_; }
+    void write(const Engine& engine, const BoardPlan& plan, const PatternMeta& meta);
+
+private:
+    OutputTarget target_;
+    int scale_;
+    image::Style style_;
+    std::optional<Box> area_;
+    std::unique_ptr<OutputFile> text_;
+    std::int64_t gens_before_check_ = INT64_MAX;
+};
+
+}  // namespace tilelife::cli

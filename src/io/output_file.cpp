@@ -1,0 +1,197 @@
+// OutputFile: the one atomic writer (temp file beside the target, fsync, rename, fsync of the
+// directory), for text, gzip, and libraries that write through FILE* or a descriptor.
+#include "tilelife/output_file.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <climits>
+#include <cstring>
+#include <filesystem>
+
+#include "io/detail.hpp"
+#include "tilelife/error.hpp"
+
+#ifdef TILELIFE_HAVE_ZLIB
+#include <zlib.h>
+#endif
+
+namespace tilelife {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path directory_of(const std::string& path) {
+    const fs::path target(path);
+    return target.has_parent_path() ? target.parent_path() : fs::path(".");
+}
+
+// A new file of a unique name in `dir` (so rename() stays within one file system). O_EXCL with mode
+// 0666 lets the umask apply as for any new file; errno is kept for the caller when it fails.
+int create_temp(const std::string& path, std::string& temp) {
+    static std::atomic<unsigned> counter{0};
+    const fs::path dir = directory_of(path);
+    const std::string base = fs::path(path).filename().string();
+    for (int attempt = 0; attempt < 100; ++attempt) {
+        const auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
+        temp = (dir / ("." + base + ".tmp" + std::to_string(::getpid()) + "." + std::to_string(counter++) + "." +
+                       std::to_string(stamp % 1000000)))
+                   .string();
+        const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0 || errno != EEXIST) return fd;
+    }
+    errno = EEXIST;
+    return -1;
+}
+
+}  // namespace
+
+OutputFile::OutputFile(std::string path, Compression compression)
+    : path_(std::move(path)), compression_(compression) {
+    io::refuse_directory_output(path_);
+#ifndef TILELIFE_HAVE_ZLIB
+    if (compression_ == Compression::gzip)
+        throw InputError(path_ + ": gzip output needs zlib, which this build lacks (install zlib1g-dev and rebuild)");
+#endif
+    if (standard_output()) {
+        fd_ = STDOUT_FILENO;
+        return;
+    }
+    fd_ = create_temp(path_, temp_);
+    if (fd_ < 0) fail("cannot create a file in " + directory_of(path_).string(), errno);
+    // An existing file keeps its permissions.
+    struct stat st {};
+    if (::stat(path_.c_str(), &st) == 0 && S_ISREG(st.st_mode)) (void)::fchmod(fd_, st.st_mode & 07777);
+}
+
+OutputFile::~OutputFile() {
+#ifdef TILELIFE_HAVE_ZLIB
+    if (gz_) gzclose(static_cast<gzFile>(gz_));
+#endif
+    if (stream_ && stream_ != stdout) std::fclose(stream_);
+    if (standard_output()) return;
+    if (fd_ >= 0) ::close(fd_);
+    if (!committed_ && !temp_.empty()) ::unlink(temp_.c_str());
+}
+
+void OutputFile::fail(const std::string& what, int err) const {
+    throw RuntimeError(path_ + ": " + what + ": " + std::strerror(err));
+}
+
+void OutputFile::write(std::string_view bytes) {
+    if (compression_ == Compression::gzip) {
+#ifdef TILELIFE_HAVE_ZLIB
+        if (!gz_) {
+            const int fd = release_fd();
+            gz_ = gzdopen(fd, "wb");
+            if (!gz_) {
+                ::close(fd);
+                fail("cannot start gzip compression", ENOMEM);
+            }
+        }
+        // gzwrite takes an unsigned count: large texts go in pieces.
+        while (!bytes.empty()) {
+            const unsigned piece = static_cast<unsigned>(std::min<std::size_t>(bytes.size(), 1u << 30));
+            if (gzwrite(static_cast<gzFile>(gz_), bytes.data(), piece) != static_cast<int>(piece)) {
+                int zerr = 0;
+                const char* msg = gzerror(static_cast<gzFile>(gz_), &zerr);
+                throw RuntimeError(path_ + ": gzip write failed: " +
+                                   (zerr == Z_ERRNO ? std::string(std::strerror(errno)) : std::string(msg)));
+            }
+            bytes.remove_prefix(piece);
+        }
+        return;
+#endif
+    }
+    if (stream_) {
+        if (std::fwrite(bytes.data(), 1, bytes.size(), stream_) != bytes.size()) fail("write failed", errno);
+        return;
+    }
+    while (!bytes.empty()) {
+        const ssize_t n = ::write(fd_, bytes.data(), bytes.size());
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            fail("write failed", errno);
+        }
+        bytes.remove_prefix(static_cast<std::size_t>(n));
+    }
+}
+
+std::FILE* OutputFile::stream() {
+    if (compression_ == Compression::gzip) throw RuntimeError(path_ + ": a gzip output has no stdio stream");
+    if (standard_output()) return stream_ = stdout;
+    if (!stream_) {
+        const int fd = ::dup(fd_);
+        if (fd < 0 || !(stream_ = ::fdopen(fd, "wb"))) {
+            const int err = errno;
+            if (fd >= 0) ::close(fd);
+            fail("cannot open a stream", err);
+        }
+    }
+    return stream_;
+}
+
+int OutputFile::release_fd() {
+    if (standard_output()) std::fflush(stdout);
+    const int fd = ::dup(fd_);
+    if (fd < 0) fail("cannot duplicate the file descriptor", errno);
+    return fd;
+}
+
+void OutputFile::commit() {
+#ifdef TILELIFE_HAVE_ZLIB
+    if (gz_) {
+        const int rc = gzclose(static_cast<gzFile>(gz_));
+        gz_ = nullptr;
+        if (rc != Z_OK) fail("gzip write failed", rc == Z_ERRNO ? errno : EIO);
+    }
+#endif
+    if (standard_output()) {
+        if (std::fflush(stdout) != 0 || std::ferror(stdout)) fail("write failed", errno ? errno : EIO);
+        stream_ = nullptr;
+        committed_ = true;
+        return;
+    }
+    if (stream_) {
+        const bool ok = std::fflush(stream_) == 0 && !std::ferror(stream_);
+        const int err = errno;
+        const bool closed = std::fclose(stream_) == 0;
+        stream_ = nullptr;
+        if (!ok || !closed) fail("write failed", err ? err : EIO);
+    }
+    if (::fsync(fd_) != 0) fail("fsync failed", errno);
+    const int fd = fd_;
+    fd_ = -1;
+    if (::close(fd) != 0) fail("close failed", errno);
+    if (::rename(temp_.c_str(), path_.c_str()) != 0) fail("cannot replace the file", errno);
+    committed_ = true;
+    // Make the rename itself durable; failure here does not undo a completed write.
+    const int dfd = ::open(directory_of(path_).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) {
+        (void)::fsync(dfd);
+        ::close(dfd);
+    }
+}
+
+void check_output_path(const std::string& path) {
+    io::refuse_directory_output(path);
+    if (path == "-") return;
+    std::string temp;
+    const int fd = create_temp(path, temp);
+    if (fd < 0)
+        throw RuntimeError(path + ": cannot create a file in " + directory_of(path).string() + ": " + std::strerror(errno));
+    ::close(fd);
+    ::unlink(temp.c_str());
+}
+
+void write_file_atomic(const std::string& path, std::string_view text) {
+    OutputFile file(path);
+    file.write(text);
+    file.commit();
+}
+
+}  // namespace tilelife

@@ -1,0 +1,521 @@
+// sycl:bitpacked: the board lives on the device as bits (32 cells per word, row-major, two USM
+// allocations swapped per launch); each launch advances up to K generations inside local-memory
+// tiles (bitpacked_kernel.hpp). The host packs and unpacks bytes only in write_region/read_region.
+// Unlike opencl:bitpacked this engine runs every tile every launch (no activity tracking).
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "sycl/bitpacked_kernel.hpp"
+#include "sycl/engines.hpp"
+#include "sycl/population.hpp"
+#include "sycl/runtime.hpp"
+#include "tilelife/error.hpp"
+
+namespace tilelife::sycl_backend {
+namespace {
+
+static_assert(std::endian::native == std::endian::little, "cell packing assumes a little-endian host");
+
+constexpr const char* kName = "sycl:bitpacked";
+constexpr int kMaxSteps = 32;  // the halo is one 32-cell word left and right
+constexpr std::uint64_t kBandWords = std::uint64_t{1} << 22;  // transfers move bands of 16 MiB
+
+std::uint64_t ceil_div(std::uint64_t v, std::uint64_t m) { return (v + m - 1) / m; }
+
+enum class Neighbours { local_memory, sub_group };
+
+// Eight cells (any non-zero byte is alive) as eight bits, cell k at bit k.
+inline std::uint32_t pack8(std::uint64_t v) {
+    constexpr std::uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
+    const std::uint64_t nonzero = (((v & low7) + low7) | v) & 0x8080808080808080ull;  // top bit per byte
+    return static_cast<std::uint32_t>(((nonzero >> 7) * 0x0102040810204080ull) >> 56);
+}
+
+// n cells -> ceil(n/32) words; bits past n are 0.
+void pack_row(const std::uint8_t* cells, std::int64_t n, std::uint32_t* out) {
+    const std::int64_t full = n / 32;
+    for (std::int64_t k = 0; k < full; ++k) {
+        std::uint32_t w = 0;
+        for (int q = 0; q < 4; ++q) {
+            std::uint64_t v;
+            std::memcpy(&v, cells + 32 * k + 8 * q, 8);
+            w |= pack8(v) << (8 * q);
+        }
+        out[k] = w;
+    }
+    if (n % 32) {
+        std::uint32_t w = 0;
+        for (std::int64_t i = 32 * full; i < n; ++i) w |= static_cast<std::uint32_t>(cells[i] != 0) << (i % 32);
+        out[full] = w;
+    }
+}
+
+// Byte k of spread(b) is bit k of b.
+const std::array<std::uint64_t, 256>& spread_table() {
+    static const auto table = [] {
+        std::array<std::uint64_t, 256> t{};
+        for (unsigned b = 0; b < 256; ++b)
+            for (unsigned k = 0; k < 8; ++k) t[b] |= static_cast<std::uint64_t>((b >> k) & 1u) << (8 * k);
+        return t;
+    }();
+    return table;
+}
+
+void unpack_row(const std::uint32_t* words, std::int64_t n, std::uint8_t* cells) {
+    const auto& spread = spread_table();
+    const std::int64_t bytes = n / 8;
+    for (std::int64_t b = 0; b < bytes; ++b) {
+        const std::uint64_t v = spread[(words[b / 4] >> (8 * (b % 4))) & 0xffu];
+        std::memcpy(cells + 8 * b, &v, 8);
+    }
+    for (std::int64_t i = 8 * bytes; i < n; ++i) cells[i] = (words[i / 32] >> (i % 32)) & 1u;
+}
+
+// Replaces bits [o, o + n) of the word run `dst` with the first n bits of `src` (0 <= o < 32).
+void insert_bits(std::uint32_t* dst, int o, const std::uint32_t* src, std::int64_t n) {
+    for (std::int64_t k = 0; 32 * k < n; ++k) {
+        const std::int64_t count = std::min<std::int64_t>(32, n - 32 * k);
+        const std::uint32_t m = count == 32 ? ~0u : (1u << count) - 1u;
+        const std::uint32_t v = src[k] & m;
+        dst[k] = (dst[k] & ~(m << o)) | (v << o);
+        if (o != 0 && o + count > 32) dst[k + 1] = (dst[k + 1] & ~(m >> (32 - o))) | (v >> (32 - o));
+    }
+}
+
+// The n bits starting at bit o of the word run `src` (nsrc words), as words starting at bit 0.
+void extract_bits(const std::uint32_t* src, std::int64_t nsrc, int o, std::int64_t n, std::uint32_t* out) {
+    for (std::int64_t k = 0; 32 * k < n; ++k) {
+        std::uint32_t v = src[k] >> o;
+        if (o != 0 && k + 1 < nsrc) v |= src[k + 1] << (32 - o);
+        out[k] = v;
+    }
+}
+
+// The kernels this build has: rows per work-item x topology x rule matcher x neighbour path.
+using Launch = sycl::event (*)(sycl::queue&, const std::uint32_t*, std::uint32_t*, const BitpackedArgs&, std::uint64_t);
+
+template <int R, bool SubGroup>
+Launch pick_rows(bool torus, bool life) {
+    if (torus) return life ? &launch_bitpacked<R, true, true, SubGroup> : &launch_bitpacked<R, true, false, SubGroup>;
+    return life ? &launch_bitpacked<R, false, true, SubGroup> : &launch_bitpacked<R, false, false, SubGroup>;
+}
+
+// Row counts built: the local-memory path for each, the sub-group path for the GPU shapes.
+const std::vector<std::string>& row_choices() {
+    static const std::vector<std::string> c = {"auto", "4", "8", "16", "32"};
+    return c;
+}
+
+Launch pick(int rows, bool torus, bool life, Neighbours nb) {
+    if (nb == Neighbours::sub_group) {
+        switch (rows) {
+            case 16: return pick_rows<16, true>(torus, life);
+            case 32: return pick_rows<32, true>(torus, life);
+            default: return nullptr;
+        }
+    }
+    switch (rows) {
+        case 4: return pick_rows<4, false>(torus, life);
+        case 8: return pick_rows<8, false>(torus, life);
+        case 16: return pick_rows<16, false>(torus, life);
+        case 32: return pick_rows<32, false>(torus, life);
+        default: return nullptr;
+    }
+}
+
+struct Shape {
+    int lw = 32, strips = 8, rows = 32, steps = 12;
+};
+
+// GPUs: the OpenCL twin's H100 defaults (a warp-wide local row, 256 local rows, 12 generations per
+// launch). CPUs (AdaptiveCpp's OpenMP device runs a work-group as loops over its work-items between
+// barriers): smaller groups, fewer steps, as opencl:bitpacked chose for PoCL.
+Shape default_shape(const DeviceDescription& d) {
+    if (d.is_gpu()) return {};
+    return {32, 4, 8, 4};
+}
+
+class BitpackedEngine final : public Engine {
+public:
+    BitpackedEngine(const BoardSpec& board, const EngineOptions& options)
+        : w_(board.width), h_(board.height), topology_(board.topology), rule_(board.rule), interrupt_(options.interrupt) {
+        if (topology_ == Topology::unbounded)
+            throw std::logic_error("sycl engines are bounded; unbounded boards come from make_unbounded");
+        rt_ = runtime_for(options.device);
+        try {
+            setup(options);
+        } catch (const sycl::exception& e) {
+            throw_runtime(e, std::string("creating ") + kName + " for a " + std::to_string(w_) + "x" +
+                                 std::to_string(h_) + " board");
+        }
+    }
+
+    ~BitpackedEngine() override {
+        try {
+            rt_->queue.wait();
+        } catch (...) {
+        }
+        for (std::uint32_t* p : {cur_, next_, staging_})
+            if (p) sycl::free(p, rt_->queue);
+    }
+
+    std::string name() const override { return kName; }
+    Topology topology() const override { return topology_; }
+    Rule rule() const override { return rule_; }
+    Box extent() const override { return Box{0, 0, w_, h_}; }
+
+    void write_region(const Box& box, const std::uint8_t* cells) override {
+        check(box);
+        if (box.empty()) return;
+        const Span s = span(box);
+        // Whole words from the region alone: no need to read what is there.
+        const bool whole = s.offset == 0 && (box.right() % 32 == 0 || box.right() == w_);
+        std::vector<std::uint32_t> buf, row(ceil_div(static_cast<std::uint64_t>(box.width), 32));
+        try {
+            for (std::int64_t y = 0; y < box.height; y += s.band) {
+                const std::int64_t rows = std::min(s.band, box.height - y);
+                buf.assign(static_cast<std::size_t>(s.words * rows), 0);
+                if (!whole) transfer(false, s, box.y + y, rows, buf.data());
+                for (std::int64_t r = 0; r < rows; ++r) {
+                    const std::uint8_t* in = cells + (y + r) * box.width;
+                    std::uint32_t* out = buf.data() + r * s.words;
+                    if (whole) {
+                        pack_row(in, box.width, out);
+                    } else {
+                        pack_row(in, box.width, row.data());
+                        insert_bits(out, s.offset, row.data(), box.width);
+                    }
+                }
+                transfer(true, s, box.y + y, rows, buf.data());
+            }
+        } catch (const sycl::exception& e) {
+            throw_runtime(e, "writing cells to the device");
+        }
+    }
+
+    void read_region(const Box& box, std::uint8_t* cells) const override {
+        check(box);
+        if (box.empty()) return;
+        const Span s = span(box);
+        std::vector<std::uint32_t> buf, row(ceil_div(static_cast<std::uint64_t>(box.width), 32));
+        try {
+            for (std::int64_t y = 0; y < box.height; y += s.band) {
+                const std::int64_t rows = std::min(s.band, box.height - y);
+                buf.resize(static_cast<std::size_t>(s.words * rows));
+                transfer(false, s, box.y + y, rows, buf.data());
+                for (std::int64_t r = 0; r < rows; ++r) {
+                    const std::uint32_t* in = buf.data() + r * s.words;
+                    if (s.offset != 0) {
+                        extract_bits(in, s.words, s.offset, box.width, row.data());
+                        in = row.data();
+                    }
+                    unpack_row(in, box.width, cells + (y + r) * box.width);
+                }
+            }
+        } catch (const sycl::exception& e) {
+            throw_runtime(e, "reading cells from the device");
+        }
+    }
+
+    void step(std::int64_t n) override { launch(n, nullptr); }
+
+    std::optional<StepTiming> step_timed(std::int64_t n) override {
+        std::vector<sycl::event> events;
+        launch(n, &events);
+        try {
+            return timing_of(events);
+        } catch (const sycl::exception& e) {
+            throw_runtime(e, std::string("timing ") + kName);
+        }
+    }
+
+    std::int64_t population() const override {
+        try {
+            return population_->count(cur_, reduction_, BitCells{});
+        } catch (const sycl::exception& e) {
+            throw_runtime(e, "counting the population");
+        }
+    }
+
+    std::int64_t generation() const override { return generation_; }
+
+    EngineDescription describe() const override {
+        EngineDescription d = Engine::describe();
+        d.device = rt_->info.id() + " " + rt_->info.name;
+        d.wg_width = lw_;
+        d.wg_height = strips_;
+        d.cells_per_item = 32 * rows_;
+        d.steps_per_launch = steps_;
+        TileGeometry t;
+        t.width = 32 * static_cast<std::int64_t>(lw_ - 2);
+        t.height = static_cast<std::int64_t>(strips_) * rows_ - 2 * steps_;
+        t.halo_x = 32;
+        t.halo_y = steps_;
+        t.text = "work-group " + std::to_string(lw_) + "x" + std::to_string(strips_) + " (words per local row x strips), " +
+                 std::to_string(rows_) + " rows of 32 cells per work-item, " + std::to_string(steps_) +
+                 " generations per launch; halo one word left and right, K rows above and below";
+        d.tiles = t;
+        d.device_bytes = static_cast<std::int64_t>(2 * 4 * pitch_ * static_cast<std::uint64_t>(h_));
+        d.properties.emplace_back("reduction", to_string(reduction_));
+        d.properties.emplace_back("neighbours", std::string(neighbours_ == Neighbours::sub_group ? "sub-group" : "local-memory"));
+        d.properties.emplace_back("rule", std::string(rule_ == Rule::life() ? "B3/S23 matcher" : "run-time masks"));
+        d.properties.emplace_back("local memory bytes per work-group", static_cast<std::int64_t>(local_bytes(strips_)));
+        d.properties.emplace_back("tiles", static_cast<std::int64_t>(tiles_));
+        d.autotune = autotune_candidates();
+        return d;
+    }
+
+private:
+    struct Span {
+        std::int64_t first = 0, words = 0, band = 1;
+        int offset = 0;
+    };
+
+    Span span(const Box& box) const {
+        Span s;
+        s.first = box.x / 32;
+        s.words = (box.right() - 1) / 32 - s.first + 1;
+        s.offset = static_cast<int>(box.x % 32);
+        s.band = std::max<std::int64_t>(1, static_cast<std::int64_t>(kBandWords) / s.words);
+        return s;
+    }
+
+    void ensure_staging(std::uint64_t words) const {
+        if (staging_words_ >= words) return;
+        if (staging_) sycl::free(staging_, rt_->queue);
+        staging_ = sycl::malloc_device<std::uint32_t>(static_cast<std::size_t>(words), rt_->queue);
+        staging_words_ = staging_ ? words : 0;
+        if (!staging_) throw RuntimeError("SYCL: cannot allocate a staging buffer on " + rt_->info.name);
+    }
+
+    // Moves `rows` rows of the span between the host block and the board (whole rows in one copy).
+    void transfer(bool write, const Span& s, std::int64_t y, std::int64_t rows, std::uint32_t* host) const {
+        sycl::queue& q = rt_->queue;
+        const auto words = static_cast<std::uint64_t>(s.words), nrows = static_cast<std::uint64_t>(rows);
+        if (s.first == 0 && words == pitch_) {
+            std::uint32_t* at = cur_ + static_cast<std::uint64_t>(y) * pitch_;
+            if (write) q.memcpy(at, host, static_cast<std::size_t>(words * nrows * 4));
+            else q.memcpy(host, at, static_cast<std::size_t>(words * nrows * 4));
+        } else {
+            ensure_staging(words * nrows);
+            if (write) {
+                q.memcpy(staging_, host, static_cast<std::size_t>(words * nrows * 4));
+                put_words(q, staging_, words, nrows, cur_, pitch_, static_cast<std::uint64_t>(s.first),
+                          static_cast<std::uint64_t>(y));
+            } else {
+                get_words(q, cur_, pitch_, static_cast<std::uint64_t>(s.first), static_cast<std::uint64_t>(y), words,
+                          nrows, staging_);
+                q.memcpy(host, staging_, static_cast<std::size_t>(words * nrows * 4));
+            }
+        }
+        rt_->sync(write ? "writing cells to the device" : "reading cells from the device");
+    }
+
+    void check(const Box& b) const {
+        if (b.x < 0 || b.y < 0 || b.width < 0 || b.height < 0 || b.right() > w_ || b.bottom() > h_)
+            throw std::out_of_range("region outside the board");
+    }
+
+    std::uint64_t local_bytes(int strips) const {
+        const auto lw = static_cast<std::uint64_t>(lw_), s = static_cast<std::uint64_t>(strips);
+        return neighbours_ == Neighbours::sub_group ? 4 * 4 * lw * s : 4 * lw * s * static_cast<std::uint64_t>(rows_);
+    }
+
+    std::vector<EngineOptions> autotune_candidates() const {
+        std::vector<EngineOptions> out;
+        for (const char* rows : {"16", "32"})
+            for (int k : {8, 12, 16})
+                for (auto [lw, strips] : {std::pair{32, 8}, {32, 4}, {16, 16}, {64, 4}}) {
+                    if (static_cast<std::uint64_t>(lw) * strips > rt_->info.max_work_group_size) continue;
+                    if (strips * std::stoi(rows) < 2 * k + 1) continue;
+                    EngineOptions o;
+                    o.device = device_spec_;
+                    o.wg_width = lw;
+                    o.wg_height = strips;
+                    o.steps_per_launch = k;
+                    o.params["rows"] = rows;
+                    o.params["reduction"] = to_string(reduction_);
+                    out.push_back(o);
+                }
+        return out;
+    }
+
+    // Can this device run the sub-group path for the chosen shape? Its sub-groups must be exactly
+    // one strip: one sub-group size, equal to the words per local row.
+    bool sub_group_fits() const {
+        const auto& sizes = rt_->info.sub_group_sizes;
+        return sizes.size() == 1 && sizes[0] == static_cast<std::size_t>(lw_) && (rows_ == 16 || rows_ == 32);
+    }
+
+    void setup(const EngineOptions& options) {
+        const DeviceDescription& dev = rt_->info;
+        device_spec_ = options.device;
+        const Shape preferred = default_shape(dev);
+        reduction_ = reduction_for(options.param("reduction", "auto"), dev);
+        const std::string rows = options.param("rows", "auto");
+        rows_ = rows == "auto" ? preferred.rows : std::stoi(rows);
+        steps_ = options.steps_per_launch > 0 ? options.steps_per_launch : preferred.steps;
+        if (options.steps_per_launch < 0 || steps_ > kMaxSteps)
+            throw InputError("--steps-per-launch for sycl:bitpacked must be 1.." + std::to_string(kMaxSteps) +
+                             " (the halo is one 32-cell word wide)");
+
+        // The local copy needs at least one tile row between the two halos.
+        const int min_strips = static_cast<int>(ceil_div(2 * static_cast<std::uint64_t>(steps_) + 1, rows_));
+        const bool user = options.wg_width > 0 || options.wg_height > 0;
+        if (user) {
+            if (options.wg_width < 3 || options.wg_height < 1)
+                throw InputError("sycl:bitpacked needs --wg of at least 3x1 (words per local row including the two "
+                                 "halo words, by strips of rows)");
+            lw_ = options.wg_width;
+            strips_ = options.wg_height;
+            if (strips_ < min_strips)
+                throw InputError("--wg " + std::to_string(lw_) + "x" + std::to_string(strips_) + " gives " +
+                                 std::to_string(strips_ * rows_) + " local rows; " + std::to_string(steps_) +
+                                 " steps per launch need at least " + std::to_string(2 * steps_ + 1) +
+                                 " (use at least " + std::to_string(min_strips) + " strips)");
+        } else {
+            lw_ = preferred.lw;
+            strips_ = std::max(preferred.strips, min_strips);
+        }
+
+        // Neighbour words: the sub-group path where the device's sub-groups are one strip wide
+        // (measured faster on the H100, docs/sycl.md), else local memory.
+        const std::string nb = options.param("neighbours", "auto");
+        if (nb == "sub-group") {
+            if (!sub_group_fits())
+                throw InputError("sycl:bitpacked neighbours=sub-group needs sub-groups of exactly " + std::to_string(lw_) +
+                                 " work-items (one strip) and rows 16 or 32; " + dev.name + " has sub-group sizes " +
+                                 [&] {
+                                     std::string t;
+                                     for (std::size_t s : dev.sub_group_sizes) t += (t.empty() ? "" : ",") + std::to_string(s);
+                                     return t;
+                                 }());
+            neighbours_ = Neighbours::sub_group;
+        } else if (nb == "auto" && sub_group_fits()) {
+            neighbours_ = Neighbours::sub_group;
+        } else {
+            neighbours_ = Neighbours::local_memory;
+        }
+
+        auto fits = [&](int strips) {
+            return static_cast<std::uint64_t>(lw_) * strips <= dev.max_work_group_size && rt_->local_fits(local_bytes(strips));
+        };
+        if (!user)
+            while (!fits(strips_) && strips_ / 2 >= min_strips) strips_ /= 2;
+        if (!fits(strips_)) {
+            const std::string why = "--wg " + std::to_string(lw_) + "x" + std::to_string(strips_) + " with " +
+                                    std::to_string(rows_) + " rows per work-item needs " + std::to_string(lw_ * strips_) +
+                                    " work-items and " + std::to_string(local_bytes(strips_)) + " bytes of local memory; " +
+                                    dev.name + " allows " + std::to_string(dev.max_work_group_size) + " and " +
+                                    (dev.local_mem_size ? std::to_string(dev.local_mem_size) : std::string("any"));
+            if (user) throw InputError(why);
+            throw RuntimeError("no work-group shape fits " + std::string(kName) + ": " + why);
+        }
+        kernel_ = pick(rows_, topology_ == Topology::torus, rule_ == Rule::life(), neighbours_);
+        if (!kernel_) throw std::logic_error("sycl:bitpacked: no kernel built for these rows");
+
+        nwords_ = ceil_div(static_cast<std::uint64_t>(w_), 32);
+        pitch_ = nwords_;
+        const auto h = static_cast<std::uint64_t>(h_);
+        if (h > (std::uint64_t{1} << 60) / pitch_ || pitch_ * h * 4 > dev.max_alloc || 8 * pitch_ * h > dev.global_mem_size)
+            throw RuntimeError("a " + std::to_string(w_) + "x" + std::to_string(h_) + " board needs two " +
+                               std::to_string((pitch_ * h * 4) >> 20) + " MiB allocations; " + dev.name + " allows " +
+                               std::to_string(dev.max_alloc >> 20) + " MiB each and has " +
+                               std::to_string(dev.global_mem_size >> 20) + " MiB");
+        const std::uint64_t tile_w = static_cast<std::uint64_t>(lw_ - 2);
+        const std::uint64_t tile_h = static_cast<std::uint64_t>(strips_ * rows_ - 2 * steps_);
+        groups_x_ = ceil_div(nwords_, tile_w);
+        tiles_ = groups_x_ * ceil_div(h, tile_h);
+
+        const std::size_t words = static_cast<std::size_t>(pitch_ * h);
+        cur_ = sycl::malloc_device<std::uint32_t>(words, rt_->queue);
+        next_ = sycl::malloc_device<std::uint32_t>(words, rt_->queue);
+        if (!cur_ || !next_)
+            throw RuntimeError("SYCL: cannot allocate two " + std::to_string((words * 4) >> 20) + " MiB board buffers on " +
+                               dev.name);
+        rt_->queue.memset(cur_, 0, words * 4);
+        rt_->queue.memset(next_, 0, words * 4);
+        population_ = std::make_unique<Population>(*rt_, pitch_ * h);
+        rt_->sync("clearing the board");
+    }
+
+    // Launches of `steps_` generations, and a last, shorter one for the remainder.
+    void launch(std::int64_t n, std::vector<sycl::event>* events) {
+        BitpackedArgs a;
+        a.b = BitBoard{static_cast<std::uint64_t>(w_), static_cast<std::uint64_t>(h_), pitch_, nwords_};
+        a.groups_x = groups_x_;
+        a.halo = static_cast<std::uint32_t>(steps_);  // what the tile shape was made for
+        a.lw = static_cast<std::uint32_t>(lw_);
+        a.strips = static_cast<std::uint32_t>(strips_);
+        for (int v = 0; v < 10; ++v) {
+            a.born[v] = ((rule_.birth >> v) & 1u) ? ~0u : 0u;                 // dead, v live neighbours
+            a.stays[v] = v >= 1 && ((rule_.survival >> (v - 1)) & 1u) ? ~0u : 0u;  // alive, v - 1 neighbours
+        }
+        try {
+            for (std::int64_t done = 0, count = 0; done < n; ++count) {
+                a.steps = static_cast<std::uint32_t>(std::min<std::int64_t>(steps_, n - done));
+                sycl::event ev = kernel_(rt_->queue, cur_, next_, a, tiles_);
+                if (events) events->push_back(ev);
+                std::swap(cur_, next_);
+                done += a.steps;
+                generation_ += a.steps;
+                if (count % 256 == 255) {  // bound the commands in flight
+                    rt_->sync("running generations");
+                    if (interrupt_ && interrupt_->load()) break;
+                }
+            }
+            rt_->sync("running sycl:bitpacked");
+        } catch (const sycl::exception& e) {
+            throw_runtime(e, std::string("running ") + kName);
+        }
+    }
+
+    std::shared_ptr<DeviceRuntime> rt_;
+    std::int64_t w_, h_;
+    Topology topology_;
+    Rule rule_;
+    const std::atomic<bool>* interrupt_;
+    std::string device_spec_;
+    Reduction reduction_ = Reduction::sycl_reduction;
+    Neighbours neighbours_ = Neighbours::local_memory;
+    int lw_ = 0, strips_ = 0, rows_ = 0, steps_ = 0;
+    std::uint64_t nwords_ = 0, pitch_ = 0, groups_x_ = 0, tiles_ = 0;
+    Launch kernel_ = nullptr;
+    std::uint32_t* cur_ = nullptr;
+    std::uint32_t* next_ = nullptr;
+    mutable std::uint32_t* staging_ = nullptr;
+    mutable std::uint64_t staging_words_ = 0;
+    std::int64_t generation_ = 0;
+    std::unique_ptr<Population> population_;
+};
+
+}  // namespace
+
+void register_bitpacked_engine() {
+    EngineInfo info;
+    info.name = kName;
+    info.description =
+        "SYCL: one bit per cell, bit-sliced counts, K generations per launch in local-memory tiles, neighbour "
+        "words through sub-group shifts where they fit (twin of opencl:bitpacked; fastest)";
+    info.default_for = {Topology::torus, Topology::plane, Topology::unbounded};
+    info.parameters = {
+        {"reduction",
+         "population path: sycl::reduction, reduce_over_group, or the tutorial's local-memory tree (auto: the "
+         "fastest measured on the device's kind)",
+         reduction_choices(), 0, 0, "auto"},
+        {"rows", "rows of 32 cells per work-item (compiled variants)", row_choices(), 0, 0, "32 on GPUs, 8 on CPUs"},
+        {"neighbours",
+         "how a word reaches the words beside it: local memory, or shift_group_left/right within a sub-group "
+         "(needs sub-groups of exactly one local row of words, rows 16 or 32)",
+         {"auto", "local-memory", "sub-group"}, 0, 0, "sub-group where it fits"},
+    };
+    register_engine(info, [](const BoardSpec& board, const EngineOptions& options) -> std::unique_ptr<Engine> {
+        return std::make_unique<BitpackedEngine>(board, options);
+    });
+}
+
+}  // namespace tilelife::sycl_backend
