@@ -7,7 +7,9 @@
 // 2^j, j < L - 2, for smaller steps); level-6 results come straight from the 64x64 block of its 16
 // leaves, stepped by the bit-sliced leaf kernel. Memory stays inside the budget: when the store
 // fills it is garbage-collected (keeping the pattern, the computation in progress and, when there is
-// room, the results the next steps need) and the run carries on with the same cells.
+// room, the results the next steps need) and the run carries on with the same cells. The store
+// starts small and doubles at each collection up to a soft limit near Golly's default memory,
+// beyond it only when the run's working set needs the room.
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -157,6 +159,7 @@ public:
         if (spec.rule.birth & 1u) throw InputError("rule " + spec.rule.to_string() + " has B0 (not on an unbounded plane)");
         budget_ = options.max_bytes > 0 ? options.max_bytes : physical_half();
         limit_ = std::min(budget_, std::max<std::int64_t>(tuning.initial_bytes, 1 << 16));
+        soft_limit_ = std::max(limit_, tuning.soft_limit_bytes);
         for (auto* p : {&node_table_, &leaf_table_}) p->reserve(static_cast<std::size_t>(budget_));
         nodes_.reserve(static_cast<std::size_t>(budget_));
         leaves_.reserve(static_cast<std::size_t>(budget_));
@@ -465,9 +468,15 @@ private:
         if (try_grow(limit_)) return;
         if (gc_allowed_) {
             collect(true);
-            // Less than half freed: the working set is large, let the store grow next time.
-            if (2 * node_count_ > nodes_.capacity() || 2 * leaf_count_ > leaves_.capacity())
-                limit_ = std::min(budget_, limit_ * 2);
+            // When the next collection comes: the store doubles at each collection up to the soft
+            // limit (the early ones are cheap, and memory stays near what the run keeps, as with
+            // Golly's doubling hash table); past it, it doubles only when a collection freed less
+            // than half of it (the run's working set needs the room).
+            const std::int64_t kept = projected(node_count_, leaf_count_);
+            const std::int64_t store = projected(nodes_.capacity(), leaves_.capacity());
+            std::int64_t next = limit_ < soft_limit_ ? std::min(2 * limit_, soft_limit_) : limit_;
+            if (2 * kept > store) next = std::max(next, 2 * limit_);
+            limit_ = std::min(next, budget_);
             if (free_nodes() >= nodes && free_leaves() >= leaves && !nearly_full()) return;
             if (try_grow(limit_)) return;
             // Nothing more to grow into: drop the memoised results too, keep only what the pattern
@@ -1347,7 +1356,7 @@ private:
     std::size_t node_top_ = 1, leaf_top_ = 1, node_count_ = 0, leaf_count_ = 0;
     std::size_t node_free_count_ = 0, leaf_free_count_ = 0;
     Ref node_free_ = 0, leaf_free_ = 0;
-    std::int64_t budget_ = 0, limit_ = 0;
+    std::int64_t budget_ = 0, limit_ = 0, soft_limit_ = 0;
     bool gc_allowed_ = true;
     std::int64_t collections_ = 0;
     std::vector<Ref> protect_;

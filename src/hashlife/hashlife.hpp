@@ -17,9 +17,13 @@ namespace hashlife {
 
 // How the node store grows and collects. The defaults suit real runs; tests shrink them.
 struct Tuning {
-    // Bytes the store may use before its first collection (it doubles, up to the engine's memory
-    // budget, when a collection frees less than half of it).
-    std::int64_t initial_bytes = std::int64_t{256} << 20;
+    // Bytes the store may use before its first collection; each collection doubles it, up to
+    // soft_limit_bytes (the engine's memory budget caps both). Past the soft limit the store grows
+    // only when a collection frees less than half of it. The soft limit keeps a whole process
+    // within Golly's default of 256 MB on the patterns that fill it; runs whose working set is
+    // larger still get the room (up to the budget) instead of collecting without end.
+    std::int64_t initial_bytes = std::int64_t{4} << 20;
+    std::int64_t soft_limit_bytes = std::int64_t{240} << 20;
     // The level-6 leaf kernel's instruction set: 0 = the best this CPU has, 1 = baseline, 2 = AVX2,
     // 3 = AVX-512 (tests run each supported one).
     int simd = 0;

@@ -103,7 +103,7 @@ TEST_F(HashlifeCli, AstronomicalTreesAreCountedRunOrRefusedNeverListed) {
     EXPECT_GT(out.tree->population(), CellCount{1} << 40);  // the four burning edges
     std::remove(path("out.mc").c_str());
     expect_refused("run full40.mc --gens 1 --kernel bitpacked -o out.rle", {"full40.mc", "live cells"});
-    expect_refused("convert full40.mc out.rle", {"out.rle", "macrocell"});
+    expect_refused("convert full40.mc out.rle", {"out.rle", "rows of live cells", "macrocell"});
     expect_refused("convert full40.mc out.cells", {"full40.mc", "live cells"});
     expect_refused("run full40.mc --gens 2 -o out.rle", {"out.rle", "macrocell"});
     // One row of 2^40 cells: too wide to list as RLE.
@@ -113,7 +113,7 @@ TEST_F(HashlifeCli, AstronomicalTreesAreCountedRunOrRefusedNeverListed) {
             t += std::to_string(level) + " " + std::to_string(k) + " " + std::to_string(k) + " 0 0\n";
         return t;
     }());
-    expect_refused("convert row.mc out.rle", {"out.rle", "macrocell"});
+    expect_refused("convert row.mc out.rle", {"out.rle", "too wide", "macrocell"});
     ASSERT_EQ(tl("convert full40.mc copy.mc").exit_code, 0);
     EXPECT_EQ(test::read_text(path("copy.mc")).substr(test::read_text(path("copy.mc")).find('\n')),
               test::read_text(path("full40.mc")).substr(test::read_text(path("full40.mc")).find('\n')));

@@ -187,14 +187,16 @@ TEST(Hashlife, GosperGunMatchesTheReferenceAtOddCounts) {
 // Memory: collections, the budget
 
 TEST(HashlifeMemory, CollectionsKeepTheCellsExact) {
-    // A store of 256 KiB in a budget of 3 MiB: the gun's stream and a soup's ash force many
-    // collections (some dropping memoised results); every checkpoint must still be exact.
-    hashlife::Tuning small;
-    small.initial_bytes = 256 << 10;
+    // A store of 256 KiB that does not double (its soft limit is its start) in a budget of 3 MiB:
+    // the gun's stream and a soup's ash force many collections (some dropping memoised results);
+    // every checkpoint must still be exact.
+    hashlife::Tuning small, large;
+    small.initial_bytes = small.soft_limit_bytes = 256 << 10;
+    large.initial_bytes = 64 << 20;
     EngineOptions tight;
     tight.max_bytes = 3 << 20;
     const Cells start = test::united(kGun, test::soup(48, 48, 0.4, 21, 100, 100));
-    auto roomy = hashlife(), cramped = hashlife("B3/S23", tight, small);
+    auto roomy = hashlife("B3/S23", {}, large), cramped = hashlife("B3/S23", tight, small);
     roomy->set_cells(start);
     cramped->set_cells(start);
     for (std::int64_t n : {1000, 3, 20000, 65536, 7}) {
@@ -205,6 +207,30 @@ TEST(HashlifeMemory, CollectionsKeepTheCellsExact) {
     EXPECT_GE(property(*cramped, "collections"), 5);
     EXPECT_EQ(property(*roomy, "collections"), 0);
     EXPECT_LE(property(*cramped, "bytes"), tight.max_bytes);
+}
+
+TEST(HashlifeMemory, TheStoreDoublesAtEachCollectionUpToItsSoftLimit) {
+    // From 256 KiB with a soft limit of 2 MiB: collections at about 256 K, 512 K, 1 M, 2 M, then
+    // only as the working set needs; the store ends near the soft limit, not at the budget, and
+    // the cells are those of a run that never collected.
+    hashlife::Tuning doubling, large;
+    doubling.initial_bytes = 256 << 10;
+    doubling.soft_limit_bytes = 2 << 20;
+    large.initial_bytes = 64 << 20;
+    EngineOptions budget;
+    budget.max_bytes = 64 << 20;
+    const Cells start = test::soup(400, 400, 0.4, 5, -200, -200);
+    auto roomy = hashlife("B3/S23", {}, large), d = hashlife("B3/S23", budget, doubling);
+    roomy->set_cells(start);
+    d->set_cells(start);
+    roomy->step(10001);
+    d->step(10001);
+    EXPECT_CELLS(roomy->live_cells(), d->live_cells());
+    EXPECT_GT(property(*roomy, "bytes"), 4 << 20);  // the run needs more than the soft limit
+    EXPECT_EQ(property(*roomy, "collections"), 0);
+    EXPECT_GE(property(*d, "collections"), 4);
+    EXPECT_GE(property(*d, "bytes"), 3 << 19);  // it did grow from 256 KiB
+    EXPECT_LE(property(*d, "bytes"), 3 << 20);
 }
 
 TEST(HashlifeMemory, APatternOverTheBudgetIsARuntimeErrorNotACrash) {
