@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/bitpack.hpp"
+#include "core/huge_pages.hpp"
 #include "tilelife/error.hpp"
 
 #ifdef TILELIFE_HAVE_OPENMP
@@ -51,23 +52,20 @@ Simd best_simd(Simd cap) {
 
 namespace {
 
-// Zeroed words on a 64-byte boundary. calloc, not aligned_alloc + memset: large boards get lazily
-// zeroed pages, so creating one (as the unbounded board does on every re-layout) costs little beyond
-// the cells actually written.
+// Zeroed words on a 64-byte boundary. Zeroed by the kernel, not aligned_alloc + memset: large
+// boards get lazily zeroed pages, so creating one (as the unbounded board does on every re-layout)
+// costs little beyond the cells actually written; large ones in huge pages (ZeroedBytes).
 class Buffer {
 public:
     Buffer() = default;
-    explicit Buffer(std::size_t words) : raw_(std::calloc(words + 8, sizeof(Word))) {
-        if (raw_) words_ = reinterpret_cast<Word*>((reinterpret_cast<std::uintptr_t>(raw_.get()) + 63) & ~std::uintptr_t{63});
+    explicit Buffer(std::size_t words) : raw_((words + 8) * sizeof(Word)) {
+        if (raw_) words_ = reinterpret_cast<Word*>((reinterpret_cast<std::uintptr_t>(raw_.data()) + 63) & ~std::uintptr_t{63});
     }
     Word* get() const { return words_; }
     explicit operator bool() const { return words_ != nullptr; }
 
 private:
-    struct Free {
-        void operator()(void* p) const { std::free(p); }
-    };
-    std::unique_ptr<void, Free> raw_;
+    ZeroedBytes raw_;
     Word* words_ = nullptr;
 };
 
