@@ -45,6 +45,9 @@ struct EngineOptions {
     std::string device;               // backend's device: "P:D" or a flat index; empty = the backend's default
     int wg_width = 0, wg_height = 0;  // work-group shape; 0 = the engine's choice for the device
     int threads = 0;                  // CPU threads; 0 = the engine's choice for the work
+    // Generations the caller means to run (0: not known): a hint for the engine's choices (CPU
+    // threads by the work); never a limit.
+    std::int64_t generations = 0;
     int steps_per_launch = 0;         // generations per kernel launch where supported; 0 = default
     // Memory budget in bytes for what the engine allocates on the host (boards, node tables); 0 = none.
     // Bounded boards over it are refused before anything is allocated; unbounded boards stop growing

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <new>
 
+#include "core/huge_pages.hpp"
 #include "tilelife/error.hpp"
 
 namespace tilelife::cli {
@@ -29,8 +30,9 @@ public:
         nw_ = (w_ + 63) / 64;
         std::int64_t bytes = 0;
         if (__builtin_mul_overflow(nw_ * 8, h_, &bytes) || bytes > budget_ / 4) return false;
-        // calloc: zeroed pages come lazily, so a small pattern on a large board touches a few.
-        words_.reset(static_cast<std::uint64_t*>(std::calloc(static_cast<std::size_t>(bytes) / 8, 8)));
+        // Zeroed pages come lazily (a small pattern on a large board touches a few), large boards
+        // in huge pages.
+        words_ = ZeroedBytes(static_cast<std::size_t>(bytes));
         if (!words_) return false;
         header_ = header;
         return true;
@@ -40,7 +42,7 @@ public:
         if (count == 0) return;
         // Locals, not members, in the loop: the bit stores could alias members (uint64_t/int64_t).
         const std::int64_t dx = plan_.offset.x, dy = plan_.offset.y, w = w_, h = h_, nw = nw_;
-        std::uint64_t* const words = words_.get();
+        std::uint64_t* const words = static_cast<std::uint64_t*>(words_.data());
         std::int64_t population = population_, x0 = x0_, x1 = x1_;
         bool outside = outside_;
         for (std::size_t k = 0; k < count; ++k) {
@@ -62,7 +64,7 @@ public:
 
     // The header start() saw.
     const Pattern& header() const { return header_; }
-    bool started() const { return words_ != nullptr; }
+    bool started() const { return static_cast<bool>(words_); }
 
     LoadedBoard finish(Pattern pattern) {
         LoadedBoard b;
@@ -109,7 +111,7 @@ private:
     Pattern header_;
     BoardPlan plan_;
     std::int64_t w_ = 0, h_ = 0, nw_ = 0;
-    std::unique_ptr<std::uint64_t[], void (*)(void*)> words_{nullptr, &std::free};
+    ZeroedBytes words_;
     std::int64_t population_ = 0;
     std::int64_t x0_ = INT64_MAX, x1_ = INT64_MIN, y0_ = kNone, y1_ = kNone;
     bool outside_ = false;
@@ -151,7 +153,7 @@ void LoadedBoard::put_on(Engine& engine) {
     if (rows) {
         if (rows->rows > 0)
             engine.write_rows_packed(rows->first_row, rows->rows,
-                                     rows->words.get() + rows->first_row * rows->words_per_row);
+                                     static_cast<const std::uint64_t*>(rows->words.data()) + rows->first_row * rows->words_per_row);
         rows.reset();
         return;
     }

@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "core/huge_pages.hpp"
 #include "tilelife/board_setup.hpp"
 #include "tilelife/engine.hpp"
 #include "tilelife/pattern.hpp"
@@ -23,7 +24,7 @@ struct LoadedBoard {
     // The board's rows [first_row, first_row + rows) as bits (Engine::read_rows_packed's layout),
     // when the cells were read that way.
     struct Rows {
-        std::unique_ptr<std::uint64_t[], void (*)(void*)> words{nullptr, nullptr};
+        ZeroedBytes words;  // the whole board's rows
         std::int64_t first_row = 0, rows = 0, words_per_row = 0;
     };
     std::optional<Rows> rows;

@@ -336,6 +336,7 @@ void run(const RunArgs& a, int& exit_code) {
 
     Job job = prepare(s, a.gens_given);
     EngineOptions options = s.options;
+    options.generations = job.gens;  // engines size their choices (CPU threads) by the whole run
     apply_memory_budget(job.board.plan.spec, s.budget, options);
     options.interrupt = &g_interrupted;
     const std::optional<Box> area = image_area(job.board.plan, s.region);

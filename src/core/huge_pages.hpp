@@ -1,6 +1,9 @@
-// Transparent huge pages for large cell lists (shared by the readers and the engine conveniences).
+// Transparent huge pages for large cell lists and buffers (shared by the readers, the engines and the
+// command line).
 #pragma once
 #include <cstdint>
+#include <cstdlib>
+#include <utility>
 #include <vector>
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -25,5 +28,73 @@ void advise_huge_pages(const std::vector<T>& v) {
     (void)v;
 #endif
 }
+
+// Zeroed memory for large buffers (boards, a pattern file's text): from kHugeFrom bytes up it comes
+// from the kernel in whole transparent huge pages, one page fault per 2 MiB instead of one per
+// 4 KiB. A fault costs ~18 us on this project's VM (docs/benchmarks.md): 700 of them were most of
+// reading a 2 MB soup. Smaller ones come from calloc. Without THP the advice is ignored and the
+// memory is still zeroed and lazily mapped.
+class ZeroedBytes {
+public:
+    static constexpr std::size_t kHugeFrom = std::size_t{256} << 10;
+
+    ZeroedBytes() = default;
+    explicit ZeroedBytes(std::size_t n) : size_(n) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+        if (n >= kHugeFrom) {
+            constexpr std::size_t kHuge = std::size_t{2} << 20;
+            const std::size_t rounded = (n + kHuge - 1) & ~(kHuge - 1);
+            map_len_ = rounded + kHuge;  // room to align the start to 2 MiB
+            void* m = ::mmap(nullptr, map_len_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            if (m == MAP_FAILED) {
+                map_len_ = 0;
+                return;
+            }
+            map_ = m;
+            const auto aligned = (reinterpret_cast<std::uintptr_t>(m) + kHuge - 1) & ~(kHuge - 1);
+            data_ = reinterpret_cast<void*>(aligned);
+            (void)::madvise(data_, rounded, MADV_HUGEPAGE);
+            return;
+        }
+#endif
+        data_ = std::calloc(n == 0 ? 1 : n, 1);
+    }
+    ~ZeroedBytes() { release(); }
+    ZeroedBytes(ZeroedBytes&& o) noexcept { *this = std::move(o); }
+    ZeroedBytes& operator=(ZeroedBytes&& o) noexcept {
+        if (this != &o) {
+            release();
+            data_ = std::exchange(o.data_, nullptr);
+            map_ = std::exchange(o.map_, nullptr);
+            map_len_ = std::exchange(o.map_len_, 0);
+            size_ = std::exchange(o.size_, 0);
+        }
+        return *this;
+    }
+    ZeroedBytes(const ZeroedBytes&) = delete;
+    ZeroedBytes& operator=(const ZeroedBytes&) = delete;
+
+    void* data() const { return data_; }  // nullptr when the memory could not be had
+    std::size_t size() const { return size_; }
+    explicit operator bool() const { return data_ != nullptr; }
+
+private:
+    void release() {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+        if (map_) {
+            ::munmap(map_, map_len_);
+            map_ = nullptr;
+            data_ = nullptr;
+            return;
+        }
+#endif
+        std::free(data_);
+        data_ = nullptr;
+    }
+    void* data_ = nullptr;
+    void* map_ = nullptr;
+    std::size_t map_len_ = 0;
+    std::size_t size_ = 0;
+};
 
 }  // namespace tilelife

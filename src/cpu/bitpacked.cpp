@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/bitpack.hpp"
+#include "core/huge_pages.hpp"
 #include "tilelife/error.hpp"
 
 #ifdef TILELIFE_HAVE_OPENMP
@@ -52,25 +53,26 @@ Simd best_simd(Simd cap) {
 
 namespace {
 
-// Zeroed words on a 64-byte boundary. calloc, not aligned_alloc + memset: large boards get lazily
-// zeroed pages, so creating one (as the unbounded board does on every re-layout) costs little beyond
-// the cells actually written.
+// Zeroed words on a 64-byte boundary. Zeroed by the kernel, not aligned_alloc + memset: large
+// boards get lazily zeroed pages, so creating one (as the unbounded board does on every re-layout)
+// costs little beyond the cells actually written; large ones in huge pages (ZeroedBytes).
 class Buffer {
 public:
     Buffer() = default;
-    explicit Buffer(std::size_t words) : raw_(std::calloc(words + 8, sizeof(Word))) {
-        if (raw_) words_ = reinterpret_cast<Word*>((reinterpret_cast<std::uintptr_t>(raw_.get()) + 63) & ~std::uintptr_t{63});
+    explicit Buffer(std::size_t words) : raw_((words + 8) * sizeof(Word)) {
+        if (raw_) words_ = reinterpret_cast<Word*>((reinterpret_cast<std::uintptr_t>(raw_.data()) + 63) & ~std::uintptr_t{63});
     }
     Word* get() const { return words_; }
     explicit operator bool() const { return words_ != nullptr; }
 
 private:
-    struct Free {
-        void operator()(void* p) const { std::free(p); }
-    };
-    std::unique_ptr<void, Free> raw_;
+    ZeroedBytes raw_;
     Word* words_ = nullptr;
 };
+
+// --threads 0: a step uses one thread per this many word-generations (64 cells for one generation)
+// of the board, measured with bench/threads.sh (docs/benchmarks.md).
+constexpr double kWorkPerThread = static_cast<double>(std::int64_t{1} << 28);
 
 // Regions at least this large are converted by several threads.
 constexpr std::int64_t parallel_cells = std::int64_t{1} << 22;
@@ -117,6 +119,11 @@ public:
         threads = 1;
 #endif
         threads_ = static_cast<int>(std::clamp<std::int64_t>(threads, 1, h_));
+        auto_threads_ = options.threads <= 0;
+        team_ = auto_threads_ ? 1 : threads_;
+        // The whole job's work when the caller says how long it runs (a run's steps come in
+        // chunks, none of which shows the job's size); else each step's own.
+        if (auto_threads_ && options.generations > 0) team_ = threads_for(options.generations), job_threads_ = true;
 
         activity_ = tuning.activity;
         probe_interval_ = std::max<std::int64_t>(1, tuning.probe_interval);
@@ -145,7 +152,8 @@ public:
 
     EngineDescription describe() const override {
         EngineDescription d = Engine::describe();
-        d.threads = threads_;
+        // --threads 0: the most threads a step has used so far (steps choose by their work).
+        d.threads = auto_threads_ ? most_threads_ : threads_;
         d.host_bytes = static_cast<std::int64_t>(host_bytes(nw_, stride_, activity_ ? ntiles_ : 0));
         d.properties.emplace_back("simd", std::string(to_string(simd_)));
         d.properties.emplace_back("activity", activity_);
@@ -323,6 +331,8 @@ public:
 
     void step(std::int64_t generations) override {
         if (generations <= 0) return;
+        if (auto_threads_ && !job_threads_) team_ = threads_for(generations);
+        most_threads_ = std::max(most_threads_, team_);
         std::int64_t left = generations;
         while (left > 0) {
             if (halos_stale_) refresh_halos();
@@ -377,8 +387,8 @@ private:
         StepArgs args = step_args();
         bool swapped = false, pred = true;
 #ifdef TILELIFE_HAVE_OPENMP
-        const bool parallel = threads_ > 1 && (!activity_ || nw_ * stride_ * static_cast<std::size_t>(generations) >=
-                                                                  parallel_word_generations_);
+        // Short runs stay on one thread whatever the team (a parallel region costs more).
+        const bool parallel = team_ > 1 && nw_ * stride_ * static_cast<std::size_t>(generations) >= parallel_word_generations_;
         if (parallel && blocked && nw_ * stride_ <= blocked_max_words_) {
             swapped = step_blocked(args, generations);
             pred = false;
@@ -539,8 +549,8 @@ private:
             kernel(args, c, r * tile_rows, std::min(h, (r + run.tiles) * tile_rows), flags + run.first);
         };
 #ifdef TILELIFE_HAVE_OPENMP
-        if (threads_ > 1 && marked_ >= parallel_tiles_) {
-#pragma omp parallel for num_threads(threads_) schedule(static)
+        if (team_ > 1 && marked_ >= parallel_tiles_) {
+#pragma omp parallel for num_threads(team_) schedule(static)
             for (std::int64_t k = 0; k < count; ++k) one(k);
         } else
 #endif
@@ -559,11 +569,11 @@ private:
     }
 
 #ifdef TILELIFE_HAVE_OPENMP
-    // A barrier made for threads_ threads, fitted (by the team's first thread, before anyone waits
+    // A barrier made for team_ threads, fitted (by the team's first thread, before anyone waits
     // on it) to a team that OpenMP made smaller.
     void fit_barrier(std::barrier<>& sync) const {
         if (omp_get_thread_num() == 0)
-            for (int missing = threads_ - omp_get_num_threads(); missing > 0; --missing) (void)sync.arrive_and_drop();
+            for (int missing = team_ - omp_get_num_threads(); missing > 0; --missing) (void)sync.arrive_and_drop();
     }
 
     // Rows of thread t's band out of nt: starting at multiples of 8 (aligned vectors) where the
@@ -584,8 +594,8 @@ private:
         Word* const a = cur_.get();
         Word* const b = nxt_.get();
         const BandKernel kernel = kernel_;
-        std::barrier<> sync(threads_);
-#pragma omp parallel num_threads(threads_) firstprivate(args)
+        std::barrier<> sync(team_);
+#pragma omp parallel num_threads(team_) firstprivate(args)
         {
             const auto [y0, y1] = band_of(static_cast<std::size_t>(omp_get_thread_num()),
                                           static_cast<std::size_t>(omp_get_num_threads()));
@@ -610,7 +620,7 @@ private:
     // Costs 2 * sync_depth redundant rows per band; saves the barriers that make a per-generation
     // scheme crawl when another process takes a core (one descheduled thread stalls every other).
     bool step_blocked(StepArgs args, std::int64_t generations) {
-        const std::size_t h = static_cast<std::size_t>(h_), nt_max = static_cast<std::size_t>(threads_);
+        const std::size_t h = static_cast<std::size_t>(h_), nt_max = static_cast<std::size_t>(team_);
         const bool torus = topology_ == Topology::torus;
         // Private buffers are made for the team size asked for; a smaller team uses a prefix.
         auto region = [&](std::size_t t, std::size_t nt) {
@@ -634,8 +644,8 @@ private:
         const BandKernel kernel = kernel_;
         const std::size_t nw = nw_, stride = stride_;
         std::int64_t rounds = 0;
-        std::barrier<> sync(threads_);
-#pragma omp parallel num_threads(threads_) firstprivate(args)
+        std::barrier<> sync(team_);
+#pragma omp parallel num_threads(team_) firstprivate(args)
         {
             const std::size_t nt = static_cast<std::size_t>(omp_get_num_threads());
             const std::size_t t = static_cast<std::size_t>(omp_get_thread_num());
@@ -733,7 +743,20 @@ private:
     Word tail_mask_ = 0;
     RuleMasks rules_{};
     bool life_ = false;
-    int threads_ = 1;
+    int threads_ = 1;          // the most threads a step may use
+    int team_ = 1;             // threads of the step being run
+    int most_threads_ = 1;     // the most any step has used
+    bool auto_threads_ = false;  // --threads 0: chosen by the work (threads_for)
+    bool job_threads_ = false;   // ... of the whole job (EngineOptions::generations), once
+
+    // Threads for `generations` generations when the engine chooses: one per
+    // kWorkPerThread word-generations of the whole board, at most threads_ (docs/benchmarks.md,
+    // "Threads by the work": below that, waking and synchronising threads costs more than the
+    // second thread saves on the project's machines).
+    int threads_for(std::int64_t generations) const {
+        const double work = static_cast<double>(generations) * static_cast<double>(nw_) * static_cast<double>(h_);
+        return static_cast<int>(std::clamp<double>(work / kWorkPerThread, 1, threads_));
+    }
     bool halos_stale_ = true;
     std::int64_t generation_ = 0;
 

@@ -42,7 +42,7 @@ struct Tuning {
     bool activity = true;
     std::int64_t probe_interval = 64;
     // Several threads only for tracked generations with at least parallel_tiles tiles to compute,
-    // and (with activity on) untracked runs of at least parallel_word_generations word-generations:
+    // and untracked runs of at least parallel_word_generations word-generations:
     // below that a parallel region costs more than it saves (tests set 0 to exercise the paths).
     std::size_t parallel_tiles = 4096;
     std::size_t parallel_word_generations = std::size_t{1} << 21;

@@ -141,6 +141,24 @@ Pattern read_pattern(const std::string& path, const ReadLimits& limits, CellSink
     if (std::filesystem::is_directory(path, ec)) io::fail(path, 0, "is a directory, not a pattern file");
     const std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
     if (!f) io::fail(path, 0, std::string("cannot open: ") + std::strerror(errno));
+    // A large regular file goes into memory in huge pages (ZeroedBytes), with one read: faults on
+    // fresh 4 KiB pages were most of the time reading a big soup took.
+    struct stat st {};
+    if (::fstat(::fileno(f.get()), &st) == 0 && S_ISREG(st.st_mode) &&
+        static_cast<std::size_t>(st.st_size) >= ZeroedBytes::kHugeFrom) {
+        if (static_cast<std::int64_t>(st.st_size) > limits.max_file_bytes)
+            io::fail(path, 0, "larger than the limit of " + std::to_string(limits.max_file_bytes) + " bytes");
+        const auto size = static_cast<std::size_t>(st.st_size);
+        // One byte more than the size: a file that grew since is noticed and read the usual way.
+        ZeroedBytes buffer(size + 1);
+        if (buffer) {
+            char* data = static_cast<char*>(buffer.data());
+            const std::size_t n = std::fread(data, 1, size + 1, f.get());
+            if (std::ferror(f.get())) io::fail(path, 0, std::string("read error: ") + std::strerror(errno));
+            if (n <= size) return parse_pattern(std::string_view(data, n), path, limits, sink);
+            std::rewind(f.get());
+        }
+    }
     const std::string data = read_all(f.get(), path, limits);
     return parse_pattern(data, path, limits, sink);
 }

@@ -3,7 +3,11 @@
 // with and without B0, several thread counts, and every SIMD level this CPU supports.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <new>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include <random>
 #include <string>
@@ -159,6 +163,49 @@ TEST(Bitpacked, UnboundedMatchesReference) {
             }
         }
     }
+}
+
+// Issue 12: with --threads 0 the engine chooses its threads by the work: one thread per 2^28
+// word-generations of the whole run (EngineOptions::generations), at most the cores; a given
+// thread count is kept whatever the work. Exact either way.
+TEST(Bitpacked, ThreadsByTheWork) {
+    register_builtin_engines();
+    int cores = 1;
+#ifdef _OPENMP
+    cores = omp_get_num_procs();
+#endif
+    const auto threads_used = [](std::int64_t w, std::int64_t h, int threads, std::int64_t generations, int steps) {
+        EngineOptions opts;
+        opts.threads = threads;
+        opts.generations = generations;
+        auto e = create_engine("cpu:bitpacked", BoardSpec{w, h, Topology::torus, Rule::life()}, opts);
+        e->step(steps);
+        return e->describe().threads;
+    };
+    // 1024 x 1024 cells are 16 x 1024 words: 2^28 word-generations are 16384 generations.
+    EXPECT_EQ(threads_used(1024, 1024, 0, 600, 3), 1);
+    EXPECT_EQ(threads_used(1024, 1024, 0, 16383 * 2, 3), 1);
+    EXPECT_EQ(threads_used(1024, 1024, 0, 16384 * 2, 3), std::min(cores, 2));
+    EXPECT_EQ(threads_used(1024, 1024, 0, std::int64_t{1} << 40, 3), cores);
+    EXPECT_EQ(threads_used(1024, 1024, 1, std::int64_t{1} << 40, 3), 1);  // --threads wins
+    EXPECT_EQ(threads_used(1024, 1024, 3, 10, 3), 3);
+    // Without the run's length each step is judged alone.
+    EXPECT_EQ(threads_used(1024, 1024, 0, 0, 100), 1);
+    EXPECT_EQ(threads_used(1024, 1024, 0, 0, 40000), std::min(cores, 2));
+
+    // Several threads chosen this way give the reference's cells (the parallel paths run: a step
+    // of 1024 x 1024 over 2^21 word-generations).
+    const BoardSpec spec{1024, 1024, Topology::torus, Rule::life()};
+    EngineOptions opts;
+    opts.generations = std::int64_t{1} << 40;
+    auto ref = create_engine("cpu:reference", spec);
+    auto bp = create_engine("cpu:bitpacked", spec, opts);
+    const auto cells = random_cells(spec.width * spec.height, 0.4, 5);
+    ref->write_region(Box{0, 0, spec.width, spec.height}, cells.data());
+    bp->write_region(Box{0, 0, spec.width, spec.height}, cells.data());
+    ref->step(140);
+    bp->step(140);
+    EXPECT_EQ(bp->live_cells(), ref->live_cells());
 }
 
 // Sub-rectangles at unaligned offsets: writes keep the cells around them, reads return exactly them.
