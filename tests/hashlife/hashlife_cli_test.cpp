@@ -123,7 +123,7 @@ TEST_F(HashlifeCli, RunsToTheLastGenerationAndRefusesRunsLeavingThePlane) {
     write("still.rle", "#CXRLE Pos=-1,-1\nx = 7, y = 2, rule = B3/S23\n2o2b3o$2o!\n");  // a block and a blinker
     CommandResult r = tl("run still.rle --gens 9223372036854775807 -o out.rle");
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_NE(r.out.find("running: cpu:hashlife"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("running: cpu:hashlife"), std::string::npos) << r.out;  // which engine ran
     const Pattern p = read_pattern(path("out.rle"));
     EXPECT_EQ(p.generation, 9223372036854775807);
     EXPECT_CELLS(test::united(test::picture({"OO", "OO"}, -1, -1), test::picture({"O", "O", "O"}, 4, -2)), p.cells);
