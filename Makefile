@@ -46,11 +46,12 @@ test: build
 # AddressSanitizer + UndefinedBehaviorSanitizer build running the whole test suite, except:
 # - the Oclgrind runs: oclgrind preloads its own runtime, which ASan refuses to follow (the kernels
 #   they check run under ASan in the OpenCL suites anyway);
-# - leak checking for the window and viewer event tests: SDL's video drivers are dlopen'ed and unloaded, and what they
+# - leak checking for every test that opens SDL's video (windows, viewer events, `view` through the
+#   CLI, the viewer on hashlife): SDL's video drivers are dlopen'ed and unloaded, and what they
 #   keep until exit is reported from an unknown module (ASan and UBSan still check those tests);
 #   likewise for the MPI tests, where Open MPI keeps what its unloaded plugins allocated.
 ASAN_EXCLUDE       := ^oclgrind
-ASAN_NO_LEAK_CHECK := ^(Display/Window|Events\.|ViewerWindow\.|viewer_events_x11|mpi_engine_np|MpiCli\.)
+ASAN_NO_LEAK_CHECK := ^(Display/Window|Events\.|ViewerWindow\.|viewer_events_x11|NoDisplay\.|ViewMemory\.|Cli\.ViewLoadsTheViewerModule|Engines/ViewerOnHashlife\.|mpi_engine_np|MpiCli\.)
 ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 test-asan: deps
 	$(CMAKE) -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTILELIFE_BENCH=OFF \

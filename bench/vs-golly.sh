@@ -8,8 +8,8 @@
 #   bench/vs-golly.sh [TILELIFE_BINARY]      (default: build/tilelife)
 #   env: JOB, REPEATS (3), GENS (600 / 3000 / 100000), SIZE (1536x1792 / 640x480), SEED (1),
 #        THREADS (0 = the engine's choice), BEFORE (another tilelife binary, e.g. a build of an
-#        older commit, timed in the same loop: before/after side by side); TILELIFE_ACTIVITY=0 is
-#        passed on (activity tracking off)
+#        older commit, timed in the same loop: before/after side by side), KERNEL (bitpacked; auto
+#        is the unbounded plane's default), PARAMS (e.g. "--param activity=off")
 #
 # Times are wall-clock per process (start to exit, file I/O included, as a user sees them); the
 # medians of REPEATS runs are compared. tilelife's own stepping time (--json "seconds") is shown too.
@@ -27,6 +27,8 @@ esac
 SEED=${SEED:-1}
 THREADS=${THREADS:-0}
 BEFORE=${BEFORE:-}
+KERNEL=${KERNEL:-bitpacked}
+PARAMS=${PARAMS:-}
 W=${SIZE%x*}
 H=${SIZE#*x}
 
@@ -68,14 +70,14 @@ for ((r = 1; r <= REPEATS; r++)); do
     t0=$(now)
     bgolly -a QuickLife -m "$GENS" -o golly.rle job.rle >/dev/null 2>&1
     t1=$(now)
-    json=$("$TILELIFE" run job.rle --gens "$GENS" --backend cpu --kernel bitpacked --threads "$THREADS" -o ours.rle --json)
+    json=$("$TILELIFE" run job.rle --gens "$GENS" --backend cpu --kernel "$KERNEL" --threads "$THREADS" $PARAMS -o ours.rle --json)
     t2=$(now)
     golly_times+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')")
     ours_times+=("$(awk -v a="$t1" -v b="$t2" 'BEGIN { printf "%.3f", b - a }')")
     ours_engine+=("$(echo "$json" | sed -E 's/.*"seconds":([0-9.eE+-]+).*/\1/')")
     if [ -n "$BEFORE" ]; then
         t3=$(now)
-        "$BEFORE" run job.rle --gens "$GENS" --backend cpu --kernel bitpacked --threads "$THREADS" -o before.rle --json >/dev/null
+        "$BEFORE" run job.rle --gens "$GENS" --backend cpu --kernel "$KERNEL" --threads "$THREADS" $PARAMS -o before.rle --json >/dev/null
         t4=$(now)
         before_times+=("$(awk -v a="$t3" -v b="$t4" 'BEGIN { printf "%.3f", b - a }')")
         cmp -s ours.rle before.rle || { echo "vs-golly: $BEFORE wrote another result" >&2; exit 1; }
@@ -111,10 +113,10 @@ EOF
 gm=$(printf '%s\n' "${golly_times[@]}" | median)
 om=$(printf '%s\n' "${ours_times[@]}" | median)
 em=$(printf '%s\n' "${ours_engine[@]}" | median)
-echo "job:      ${JOB} (${SIZE}, seed ${SEED}), B3/S23, ${GENS} generations, ${REPEATS} runs each; TILELIFE_ACTIVITY=${TILELIFE_ACTIVITY:-1}"
+echo "job:      ${JOB} (${SIZE}, seed ${SEED}), B3/S23, ${GENS} generations, ${REPEATS} runs each"
 echo "machine:  $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "golly:    bgolly -a QuickLife -m ${GENS} -o golly.rle job.rle"
-echo "tilelife: tilelife run job.rle --gens ${GENS} --backend cpu --kernel bitpacked --threads ${THREADS} -o ours.rle"
+echo "tilelife: tilelife run job.rle --gens ${GENS} --backend cpu --kernel ${KERNEL} --threads ${THREADS} ${PARAMS} -o ours.rle"
 echo "golly    runs (s): ${golly_times[*]}"
 echo "tilelife runs (s): ${ours_times[*]}   (stepping only: ${ours_engine[*]})"
 printf 'median:   golly %.3f s, tilelife %.3f s (stepping %.4f s)\n' "$gm" "$om" "$em"

@@ -33,7 +33,7 @@ constexpr std::size_t host_bytes(std::size_t columns, std::size_t stride, std::s
 // How several threads share a step: boards of at most blocked_max_words words synchronise every
 // sync_depth generations (private copies with overlapping rows); larger ones after every generation.
 // activity: skip tiles whose neighbourhood matches two generations back (docs/activity.md); the
-// registered engine turns it off when the environment has TILELIFE_ACTIVITY=0.
+// registered engine turns it off with `--param activity=off`.
 // probe_interval: generations run densely, untracked, once most tiles turned out active, before
 // tracking is tried again.
 struct Tuning {
