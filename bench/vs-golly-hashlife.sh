@@ -108,7 +108,9 @@ for f in $PATTERNS; do
             sp=$(awk -v a="$gs" -v b="$os" 'BEGIN { printf "%.2f", a / b }')
             mr=$(awk -v a="$gk" -v b="$ok" 'BEGIN { printf "%.2f", b / a }')
             cr=$(awk -v a="$gcpu" -v b="$ocpu" 'BEGIN { printf "%.2f", a / (b > 0.01 ? b : 0.01) }')
-            time_ratios+=("$sp") mem_ratios+=("$mr") cpu_ratios+=("$cr")
+            time_ratios+=("$sp") mem_ratios+=("$mr")
+            # CPU seconds come in 10 ms steps: jobs under 0.1 s on either side say nothing.
+            awk -v a="$gcpu" -v b="$ocpu" 'BEGIN { exit !(a >= 0.1 && b >= 0.1) }' && cpu_ratios+=("$cr")
             echo "| $name | $g | $gs | $os | ${sp}x | $gcpu | $ocpu | ${cr}x | $(awk -v k="$gk" 'BEGIN { printf "%.1f", k / 1024 }') | $(awk -v k="$ok" 'BEGIN { printf "%.1f", k / 1024 }') | $mr | same |"
         else
             echo "| $name | $g | ${gs:-–} | ${os:-–} | | ${gcpu:-} | ${ocpu:-} | | ${gk:+$(awk -v k="$gk" 'BEGIN { printf "%.1f", k / 1024 }')} | ${ok:+$(awk -v k="$ok" 'BEGIN { printf "%.1f", k / 1024 }')} | | $verdict |"
@@ -116,9 +118,9 @@ for f in $PATTERNS; do
     done
 done
 echo
-geo() { awk '{ s += log($1); n++ } END { if (n) printf "%.2f (%d jobs)", exp(s / n), n; else printf "none" }'; }
+geo() { awk 'NF { s += log($1); n++ } END { if (n) printf "%.2f (%d jobs)", exp(s / n), n; else printf "none" }'; }
 echo "geometric mean speed-up (Golly s / tilelife s): $(printf '%s\n' "${time_ratios[@]}" | geo)"
-echo "geometric mean CPU-time ratio (Golly user+sys / tilelife user+sys): $(printf '%s\n' "${cpu_ratios[@]}" | geo)"
+echo "geometric mean CPU-time ratio (Golly user+sys / tilelife user+sys; jobs of >= 0.1 s CPU on both sides): $(printf '%s\n' "${cpu_ratios[@]}" | geo)"
 echo "geometric mean memory ratio (tilelife / Golly max RSS): $(printf '%s\n' "${mem_ratios[@]}" | geo)"
 echo "worst memory ratio: $(printf '%s\n' "${mem_ratios[@]}" | sort -g | tail -1); jobs with tilelife over Golly's memory: $(printf '%s\n' "${mem_ratios[@]}" | awk '$1 > 1' | wc -l)"
 echo "load average at end $(cut -d' ' -f1-3 /proc/loadavg)"
