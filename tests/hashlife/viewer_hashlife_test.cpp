@@ -12,6 +12,7 @@
 #include "support/test_support.hpp"
 #include "tilelife/builtin.hpp"
 #include "tilelife/pattern.hpp"
+#include "viewer/key_events.hpp"
 #include "viewer/session.hpp"
 
 namespace tilelife::viewer {
@@ -39,34 +40,8 @@ protected:
         viewer_ = std::make_unique<Viewer>(*engine_, o, 640, 480);
     }
     Viewer& v() { return *viewer_; }
-    void key(SDL_Keycode sym) {
-        SDL_Event e{};
-        e.type = SDL_KEYDOWN;
-        e.key.state = SDL_PRESSED;
-        e.key.keysym.sym = sym;
-        v().handle(e);
-        e.type = SDL_KEYUP;
-        e.key.state = SDL_RELEASED;
-        v().handle(e);
-    }
-    void type(char c) {
-        const Uint16 mod = std::isupper(static_cast<unsigned char>(c)) || c == '+' ? KMOD_LSHIFT : KMOD_NONE;
-        SDL_SetModState(static_cast<SDL_Keymod>(mod));
-        SDL_Event e{};
-        e.type = SDL_KEYDOWN;
-        e.key.state = SDL_PRESSED;
-        e.key.keysym.sym = std::tolower(static_cast<unsigned char>(c));
-        e.key.keysym.mod = mod;
-        v().handle(e);
-        SDL_Event t{};
-        t.type = SDL_TEXTINPUT;
-        t.text.text[0] = c;
-        v().handle(t);
-        e.type = SDL_KEYUP;
-        e.key.state = SDL_RELEASED;
-        v().handle(e);
-        SDL_SetModState(KMOD_NONE);
-    }
+    void key(SDL_Keycode sym) { keys::press([this](SDL_Event e) { v().handle(e); }, sym); }
+    void type(char c) { keys::type([this](SDL_Event e) { v().handle(e); }, c); }
     void frames(int n) {
         for (int i = 0; i < n; ++i) v().frame();
     }

@@ -14,6 +14,7 @@
 #include "tilelife/error.hpp"
 #include "tilelife/pattern.hpp"
 #include "viewer/image_support.hpp"
+#include "viewer/key_events.hpp"
 #include "viewer/session.hpp"
 #include "viewer/window.hpp"
 
@@ -97,41 +98,9 @@ protected:
     }
 
     void send(SDL_Event e) { viewer_->handle(e); }
-    // A key that types nothing (Return, arrows, Ctrl+letter...), down then up.
-    void key(SDL_Keycode sym, Uint16 mod = KMOD_NONE) {
-        SDL_SetModState(static_cast<SDL_Keymod>(mod));
-        SDL_Event e{};
-        e.type = SDL_KEYDOWN;
-        e.key.state = SDL_PRESSED;
-        e.key.keysym.sym = sym;
-        e.key.keysym.mod = mod;
-        send(e);
-        e.type = SDL_KEYUP;
-        e.key.state = SDL_RELEASED;
-        send(e);
-        SDL_SetModState(KMOD_NONE);
-    }
-    // A key that types character c, as SDL reports it: the key down (with Shift for capitals and
-    // shifted symbols), the text, the key up.
-    void type(char c) {
-        const bool shifted = std::isupper(static_cast<unsigned char>(c)) || std::strchr("<>?+_", c) != nullptr;
-        const Uint16 mod = shifted ? KMOD_LSHIFT : KMOD_NONE;
-        SDL_SetModState(static_cast<SDL_Keymod>(mod));
-        SDL_Event e{};
-        e.type = SDL_KEYDOWN;
-        e.key.state = SDL_PRESSED;
-        e.key.keysym.sym = std::tolower(static_cast<unsigned char>(c));
-        e.key.keysym.mod = mod;
-        send(e);
-        SDL_Event t{};
-        t.type = SDL_TEXTINPUT;
-        t.text.text[0] = c;
-        send(t);
-        e.type = SDL_KEYUP;
-        e.key.state = SDL_RELEASED;
-        send(e);
-        SDL_SetModState(KMOD_NONE);
-    }
+    // Keys as SDL reports them (viewer/key_events.hpp).
+    void key(SDL_Keycode sym, Uint16 mod = KMOD_NONE) { keys::press([this](SDL_Event e) { send(e); }, sym, mod); }
+    void type(char c) { keys::type([this](SDL_Event e) { send(e); }, c); }
     void button(Uint32 type, Cell c, Uint8 b) {
         const auto [x, y] = px(c);
         SDL_Event e{};
