@@ -55,7 +55,7 @@ test: build
 #   caught signal 11", seen on a one-test GollyDiff run); without the records it scans no dynamic
 #   TLS, whose owners' leaks are suppressed anyway (tests/asan/lsan.supp).
 ASAN_EXCLUDE       := ^oclgrind
-ASAN_NO_LEAK_CHECK := ^(Display/Window|Events\.|ViewerWindow\.|viewer_events_x11|NoDisplay\.|ViewMemory\.|Cli\.ViewLoadsTheViewerModule|Engines/ViewerOnHashlife\.|mpi_engine_np|MpiCli\.)
+ASAN_NO_LEAK_CHECK := ^(Display/Window|Events\.|ViewerWindow\.|viewer_events_x11|NoDisplay\.|ViewMemory\.|ViewEngine\.|Cli\.ViewLoadsTheViewerModule|Engines/ViewerOnHashlife\.|mpi_engine_np|MpiCli\.)
 ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 test-asan: deps
 	$(CMAKE) -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTILELIFE_BENCH=OFF \

@@ -54,7 +54,7 @@ void view(const ViewArgs& a, int& exit_code) {
     (void)image::theme(a.theme, "--theme");
 
     const BoardOverrides ov = board_overrides(a.rule, a.topology, a.size);
-    const std::string name = engine_name(a.engine);
+    (void)engine_name(a.engine);  // an unknown backend or kernel is refused now; the default waits for the board
     EngineOptions options = engine_options(a.engine);
     const std::int64_t budget = a.max_memory.empty() ? default_memory_budget() : parse_bytes(a.max_memory, "--max-memory");
     viewer::Options vo;
@@ -70,7 +70,8 @@ void view(const ViewArgs& a, int& exit_code) {
     // The cells move into the plan and then into the engine: a large soup is not held twice.
     BoardPlan plan = plan_board(pattern, std::move(pattern.cells), ov, a.pattern);
     apply_memory_budget(plan.spec, budget, options);
-    auto engine = create_engine(name, plan.spec, options);
+    // The default engine of the board's topology, as run chooses it (cpu:auto on the unbounded plane).
+    auto engine = create_engine(engine_name(a.engine, plan.spec.topology), plan.spec, options);
     engine->set_cells(plan.cells);
     std::vector<Cell>().swap(plan.cells);
 

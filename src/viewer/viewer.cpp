@@ -255,8 +255,8 @@ int Window::loop() {
         }
     }
     if (headless)
-        std::printf("frames %" PRId64 "  generation %" PRId64 "  population %" PRId64 "\n", frame_no,
-                    viewer_->generation(), viewer_->engine().population());
+        std::printf("frames %" PRId64 "  generation %" PRId64 "  population %" PRId64 "  engine %s\n", frame_no,
+                    viewer_->generation(), viewer_->engine().population(), viewer_->engine().describe().name.c_str());
     return 0;
 }
 

@@ -213,11 +213,27 @@ TEST(ViewMemory, MaxMemoryLimitsThePatternAndTheBoard) {
     r = run("SDL_VIDEODRIVER=offscreen " + cli() + " view random:100x100 -t torus -s 5000x5000 --max-memory 1M --frames 1");
     EXPECT_EQ(r.rc, 2) << r.out;
     EXPECT_NE(r.out.find("memory budget"), std::string::npos) << r.out;
-    // An unbounded board stops growing at the budget: headless, that is an error (exit 1).
+    // A brute-force unbounded board stops growing at the budget: headless, that is an error (exit 1).
     r = run("SDL_VIDEODRIVER=offscreen " + cli() + " view " + std::string(TILELIFE_SOURCE_DIR) +
-            "/patterns/gosper-glider-gun.rle --max-memory 100K --speed 64 --frames 3000");
+            "/patterns/gosper-glider-gun.rle --kernel bitpacked --max-memory 100K --speed 64 --frames 3000");
     EXPECT_EQ(r.rc, 1) << r.out;
     EXPECT_NE(r.out.find("memory budget"), std::string::npos) << r.out;
+}
+
+
+// `view` chose its default engine before it knew the board: an unbounded pattern (a .mc from
+// Golly's HashLife folder) ran on cpu:bitpacked. Now the topology's default, as for `run`.
+TEST(ViewEngine, DefaultIsTheBoardTopologys) {
+    const std::string glider = std::string(TILELIFE_SOURCE_DIR) + "/patterns/glider.rle";
+    Result r = run("SDL_VIDEODRIVER=offscreen " + cli() + " view " + glider + " --frames 2");
+    EXPECT_EQ(r.rc, 0) << r.out;
+    EXPECT_NE(r.out.find("engine cpu:auto"), std::string::npos) << r.out;
+    r = run("SDL_VIDEODRIVER=offscreen " + cli() + " view " + glider + " -t torus -s 20x20 --frames 2");
+    EXPECT_EQ(r.rc, 0) << r.out;
+    EXPECT_NE(r.out.find("engine cpu:bitpacked"), std::string::npos) << r.out;
+    r = run("SDL_VIDEODRIVER=offscreen " + cli() + " view " + glider + " --kernel reference --frames 2");
+    EXPECT_EQ(r.rc, 0) << r.out;
+    EXPECT_NE(r.out.find("engine cpu:reference"), std::string::npos) << r.out;
 }
 
 }  // namespace
