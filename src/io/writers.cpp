@@ -64,39 +64,41 @@ private:
 };
 
 // Golly's line filling: a run ("<count><char>", the count left out when 1) goes on a new line when
-// it would take the current line past 70 characters.
+// it would take the current line past 70 characters (`line`: the current line's length). Writes at
+// most kRunBytes bytes at `p` and returns how many of them are text: the run is formatted after a
+// line break, then copied with or without it (fixed-size copies, no library call per run).
+constexpr std::size_t kRunBytes = 32;
+[[gnu::always_inline]] inline std::size_t put_run(char* p, std::size_t& line, std::int64_t count, char c) {
+    char buf[kRunBytes];
+    buf[0] = '\n';
+    char* q = buf + 1;
+    if (count > 1) {
+        if (count < 10) {
+            *q++ = static_cast<char>('0' + count);
+        } else if (count < 100) {
+            *q++ = static_cast<char>('0' + count / 10);
+            *q++ = static_cast<char>('0' + count % 10);
+        } else {
+            q = std::to_chars(q, buf + sizeof buf - 1, count).ptr;
+        }
+    }
+    *q++ = c;
+    const auto len = static_cast<std::size_t>(q - (buf + 1));
+    if (line + len > 70) {
+        std::memcpy(p, buf, sizeof buf);
+        line = len;
+        return len + 1;
+    }
+    std::memcpy(p, buf + 1, sizeof buf - 1);
+    line += len;
+    return len;
+}
+
+// put_run onto a TextOut.
 class RunWriter {
 public:
     explicit RunWriter(TextOut& out) : out_(out) {}
-    void put(std::int64_t count, char c) {
-        // The run is formatted after a line break, then copied with or without it: fixed-size copies
-        // (a few vector moves), no library call per run.
-        char buf[32];
-        buf[0] = '\n';
-        char* q = buf + 1;
-        if (count > 1) {
-            if (count < 10) {
-                *q++ = static_cast<char>('0' + count);
-            } else if (count < 100) {
-                *q++ = static_cast<char>('0' + count / 10);
-                *q++ = static_cast<char>('0' + count % 10);
-            } else {
-                q = std::to_chars(q, buf + sizeof buf - 1, count).ptr;
-            }
-        }
-        *q++ = c;
-        const auto len = static_cast<std::size_t>(q - (buf + 1));
-        char* p = out_.reserve(sizeof buf);
-        if (line_len_ + len > 70) {
-            std::memcpy(p, buf, sizeof buf);
-            out_.advance(len + 1);
-            line_len_ = len;
-        } else {
-            std::memcpy(p, buf + 1, sizeof buf - 1);
-            out_.advance(len);
-            line_len_ += len;
-        }
-    }
+    void put(std::int64_t count, char c) { out_.advance(put_run(out_.reserve(kRunBytes), line_len_, count, c)); }
 
 private:
     TextOut& out_;
@@ -271,33 +273,8 @@ void write_rle(const PackedRows& rows, const PatternMeta& meta, const TextSink& 
     char* const limit = begin + kChunk;
     char* p = begin;
     std::size_t line = 0;
-    // Golly's line filling: a run ("<count><char>", the count left out when 1) goes on a new line
-    // when it would take the current line past 70 characters.
     const auto put = [&](std::int64_t count, char c) __attribute__((always_inline)) {
-        char buf[32];
-        buf[0] = '\n';
-        char* q = buf + 1;
-        if (count > 1) {
-            if (count < 10) {
-                *q++ = static_cast<char>('0' + count);
-            } else if (count < 100) {
-                *q++ = static_cast<char>('0' + count / 10);
-                *q++ = static_cast<char>('0' + count % 10);
-            } else {
-                q = std::to_chars(q, buf + sizeof buf - 1, count).ptr;
-            }
-        }
-        *q++ = c;
-        const auto len = static_cast<std::size_t>(q - (buf + 1));
-        if (line + len > 70) {
-            std::memcpy(p, buf, sizeof buf);
-            p += len + 1;
-            line = len;
-        } else {
-            std::memcpy(p, buf + 1, sizeof buf - 1);
-            p += len;
-            line += len;
-        }
+        p += put_run(p, line, count, c);
         if (p >= limit) {
             sink(std::string_view(begin, static_cast<std::size_t>(p - begin)));
             p = begin;
