@@ -31,9 +31,9 @@ void advise_huge_pages(const std::vector<T>& v) {
 
 // Zeroed memory for large buffers (boards, a pattern file's text): from kHugeFrom bytes up it comes
 // from the kernel in whole transparent huge pages, one page fault per 2 MiB instead of one per
-// 4 KiB. A fault costs ~18 us on this project's VM (docs/benchmarks.md): 700 of them were most of
-// reading a 2 MB soup. Smaller ones come from calloc. Without THP the advice is ignored and the
-// memory is still zeroed and lazily mapped.
+// 4 KiB: a 4 KiB fault costs ~13 us on the project's VM, a huge page's share ~0.3 us
+// (docs/benchmarks.md, bench/page-faults.c). Smaller ones come from calloc. Without THP the advice
+// is ignored and the memory is still zeroed and lazily mapped.
 class ZeroedBytes {
 public:
     static constexpr std::size_t kHugeFrom = std::size_t{256} << 10;

@@ -751,8 +751,8 @@ private:
 
     // Threads for `generations` generations when the engine chooses: one per
     // kWorkPerThread word-generations of the whole board, at most threads_ (docs/benchmarks.md,
-    // "Threads by the work": below that, waking and synchronising threads costs more than the
-    // second thread saves on the project's machines).
+    // "Threads by the work": set where a second thread stopped costing more than it saved on the
+    // first dev machine; on another it paid from a quarter of that).
     int threads_for(std::int64_t generations) const {
         const double work = static_cast<double>(generations) * static_cast<double>(nw_) * static_cast<double>(h_);
         return static_cast<int>(std::clamp<double>(work / kWorkPerThread, 1, threads_));
