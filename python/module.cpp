@@ -26,7 +26,7 @@
 #include <string>
 #include <vector>
 
-#include "tilelife/board_setup.hpp"
+#include "tilelife/board.hpp"
 #include "tilelife/builtin.hpp"
 #include "tilelife/engine.hpp"
 #include "tilelife/error.hpp"
@@ -58,20 +58,6 @@ PyObject* new_exception(py::module_& m, const char* name, py::tuple bases, const
 
 // ---------------------------------------------------------------------------------------------
 // Keyword arguments shared by Board(), Board.load() and Board.parse().
-
-std::int64_t default_memory_budget() {  // half of physical memory, as the CLI's default
-    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    if (pages <= 0 || page <= 0) return std::int64_t{1} << 32;
-    return static_cast<std::int64_t>(pages) * page / 2;
-}
-
-ReadLimits read_limits_for(std::int64_t budget) {  // as the CLI's: a file's cells fit the budget
-    ReadLimits limits;
-    if (budget <= 0) return limits;
-    limits.max_cells = std::clamp<std::int64_t>(budget / 64, 1 << 20, limits.max_cells);
-    limits.max_file_bytes = std::clamp<std::int64_t>(budget / 8, 1 << 24, limits.max_file_bytes);
-    return limits;
-}
 
 struct Settings {
     std::optional<std::string> rule;
@@ -143,6 +129,7 @@ Settings settings_from(const py::kwargs& kw, bool rule_allowed) {
         } else if (key == "max_bytes") {
             s.options.max_bytes = v.is_none() ? default_memory_budget() : py::cast<std::int64_t>(v);
             if (s.options.max_bytes < 0) throw InputError("max_bytes must be 0 (no budget) or more");
+            if (s.options.max_bytes == 0) s.options.max_bytes = INT64_MAX;  // the board layer's 0 is the default
         } else if (key == "params") {
             if (v.is_none()) continue;
             for (auto [pk, pv] : py::cast<py::dict>(v)) {
@@ -156,13 +143,6 @@ Settings settings_from(const py::kwargs& kw, bool rule_allowed) {
     return s;
 }
 
-// The engine a board gets: the named one, a backend's default for the topology, or the CPU's.
-std::string engine_for(const Settings& s, Topology topology) {
-    if (!s.engine) return default_engine("cpu", topology);
-    if (s.engine->find(':') == std::string::npos) return default_engine(*s.engine, topology);
-    if (const auto info = find_engine(*s.engine)) return info->name;
-    return *s.engine;  // create_engine names what exists
-}
 
 // Keyword names are Python identifiers: rows_per_item=... reaches a parameter declared "rows-per-item".
 EngineOptions options_for(const Settings& s, const std::string& engine) {
@@ -373,10 +353,8 @@ struct Board {
         }
     }
 
-    Box bounding_box() {
-        const std::vector<Cell> cells = locked_nogil([&] { return engine->live_cells(); });
-        return tilelife::bounding_box(cells);
-    }
+    // The engine's own answer (a tree's root, a scan of words): never a list of the cells.
+    Box bounding_box() { return locked_nogil([&] { return engine->bounding_box(); }); }
 
     py::array cells(py::object rect) {
         std::optional<Box> box;
@@ -465,86 +443,61 @@ struct Board {
     }
     std::string to_rle() { return formatted(OutputFormat::rle, {}); }
 
+    // Any pattern format the CLI writes, by the name's extension (.rle, .cells, .mc, each also .gz),
+    // through the board layer's save_board (atomic; from the tree, rows of bits or cells).
     void save(const std::string& path) {
-        std::string ext = std::filesystem::path(path).extension().string();
-        for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        if (ext != ".rle" && ext != ".cells")
-            throw InputError(located(path, 0, (ext.empty() ? std::string("no file extension") : "unsupported extension '" + ext + "'") +
-                                                  " for a saved pattern (supported: .rle, .cells)"));
-        const std::string text = formatted(ext == ".rle" ? OutputFormat::rle : OutputFormat::plaintext, path);
-        py::gil_scoped_release release;
-        write_file_atomic(path, text);
+        const OutputTarget target = output_target(path);
+        if (target.standard_output()) throw InputError("save() writes a file; use to_rle() for the text");
+        PatternMeta m = meta;
+        m.generation = generation();
+        if (m.name.empty() && target.format == OutputFormat::plaintext) m.name = source.empty() ? path : source;
+        const BoardPlan plan{spec, {}, golly_offset};
+        locked_nogil([&] { save_board(target, *engine, plan, m); });
     }
 };
 
-// A refusal of the engine names `source`, the pattern the board was made for, as the CLI's does.
-std::unique_ptr<Board> make_board(const BoardSpec& spec, const std::string& engine, const EngineOptions& options,
-                                  const std::vector<Cell>& cells, const std::string& source = {}) {
-    auto b = std::make_unique<Board>();
-    b->spec = spec;
-    EngineOptions o = options;
-    o.interrupt = b->interrupt.get();
-    {
-        py::gil_scoped_release release;
-        try {
-            b->engine = create_engine(engine, spec, o);
-        } catch (const InputError& e) {
-            if (source.empty()) throw;
-            throw InputError(located(source, 0, e.what()));
-        }
-        b->engine->set_cells(cells);
-    }
-    if (b->bounded()) b->golly_offset = Cell{-(spec.width / 2), -(spec.height / 2)};
-    return b;
-}
-
+// A new empty board: an empty pattern with the rule, through the board layer (a size given for an
+// unbounded board is refused there, as the CLI refuses it).
+std::unique_ptr<Board> board_from_source(PatternSource source, const py::kwargs& kw);
 std::unique_ptr<Board> new_board(const std::string& rule, const py::kwargs& kw) {
-    Settings s = settings_from(kw, false);
+    const Settings s = settings_from(kw, false);
     const RuleSpec rs = parse_rule(rule);
-    BoardSpec spec;
-    spec.rule = rs.rule;
-    spec.topology = s.topology ? *s.topology : rs.grid ? rs.grid->topology : Topology::unbounded;
-    if (s.size) {
-        spec.width = s.size->first, spec.height = s.size->second;
-    } else if (rs.grid) {
-        spec.width = rs.grid->width, spec.height = rs.grid->height;
-    } else if (spec.topology != Topology::unbounded) {
-        throw InputError("a " + std::string(to_string(spec.topology)) +
+    const Topology topology = s.topology ? *s.topology : rs.grid ? rs.grid->topology : Topology::unbounded;
+    if (!s.size && !rs.grid && topology != Topology::unbounded)
+        throw InputError("a " + std::string(to_string(topology)) +
                          " board needs a size: size=(width, height), or a rule suffix such as B3/S23:T64,64");
-    }
-    const std::string engine = engine_for(s, spec.topology);
-    return make_board(spec, engine, options_for(s, engine), {});
+    Pattern empty;
+    empty.rule = rule;
+    return board_from_source(PatternSource{"Board()", std::nullopt, std::move(empty)}, kw);
 }
 
-std::unique_ptr<Board> board_from_pattern(Pattern pattern, const std::string& source, const py::kwargs& kw) {
+// A board holding a pattern source, through the board layer (the CLI's reading, placement, engine
+// choice and budget policy): a file, random: spec, text or a Pattern already read.
+std::unique_ptr<Board> board_from_source(PatternSource source, const py::kwargs& kw) {
     Settings s = settings_from(kw, true);
-    BoardOverrides ov;
-    ov.rule = s.rule;
-    ov.topology = s.topology;
-    if (s.size) ov.width = s.size->first, ov.height = s.size->second;
-    const std::int64_t generation = pattern.generation;
-    PatternMeta meta = meta_of(pattern);
-    BoardPlan plan = plan_board(pattern, std::move(pattern.cells), ov, source);
-    const std::string engine = engine_for(s, plan.spec.topology);
-    auto b = make_board(plan.spec, engine, options_for(s, engine), plan.cells, source);
-    b->base_generation = generation;
-    b->golly_offset = plan.golly_offset;
-    b->meta = std::move(meta);
-    b->source = source;
-    return b;
-}
-
-Pattern read_pattern_nogil(const std::string& path, std::int64_t budget) {
+    BoardRequest request;
+    request.source = std::move(source);
+    request.overrides.rule = s.rule;
+    request.overrides.topology = s.topology;
+    if (s.size) request.overrides.width = s.size->first, request.overrides.height = s.size->second;
+    request.engine = s.engine.value_or("");
+    request.options = s.options;
+    auto b = std::make_unique<Board>();
     py::gil_scoped_release release;
-    return read_pattern(path, read_limits_for(budget));
+    OpenedBoard opened = open_board(request);
+    EngineOptions o = options_for(s, opened.engine_name());
+    o.max_bytes = opened.budget();
+    o.interrupt = b->interrupt.get();
+    b->engine = opened.create_engine(o);
+    b->spec = opened.spec();
+    b->golly_offset = opened.plan().golly_offset;
+    b->base_generation = opened.pattern().generation;
+    b->meta = opened.meta();
+    b->source = opened.source();
+    return b;
 }
 
 std::string path_text(py::handle p) { return py::str(py::module_::import("os").attr("fspath")(p)); }
-
-std::int64_t budget_of(const py::kwargs& kw) {
-    if (kw.contains("max_bytes") && !kw["max_bytes"].is_none()) return py::cast<std::int64_t>(kw["max_bytes"]);
-    return default_memory_budget();
-}
 
 // ---------------------------------------------------------------------------------------------
 // Plain-data views.
@@ -682,13 +635,16 @@ PYBIND11_MODULE(_tilelife, m) {
         });
 
     m.def("read_pattern", [](py::object path, py::object max_bytes) {
-              return read_pattern_nogil(path_text(path), max_bytes.is_none() ? default_memory_budget() : max_bytes.cast<std::int64_t>());
+              const std::int64_t budget = max_bytes.is_none() ? 0 : max_bytes.cast<std::int64_t>();
+              const std::string name = path_text(path);
+              py::gil_scoped_release release;
+              return read_source(PatternSource{name, std::nullopt, std::nullopt}, budget);
           },
           py::arg("path"), py::arg("max_bytes") = py::none(),
           "Reads a pattern file (RLE, Life 1.05/1.06, plaintext, macrocell, gzip of any) or a random:WxH[:density[:seed]] spec.");
     m.def("parse_pattern", [](const std::string& text, const std::string& source) {
               py::gil_scoped_release release;
-              return parse_pattern(text, source, read_limits_for(default_memory_budget()));
+              return read_source(PatternSource{source, text, std::nullopt});
           },
           py::arg("text"), py::arg("source") = "<string>", "Parses pattern text (any format read_pattern reads).");
 
@@ -704,20 +660,14 @@ backend name for its default engine (default: the CPU's). Other keywords are eng
              py::arg("rule") = "B3/S23")
         .def_static("load", [](py::object source, const py::kwargs& kw) {
                         if (py::isinstance<Pattern>(source))
-                            return board_from_pattern(source.cast<Pattern>(), "<pattern>", kw);
-                        const std::string path = path_text(source);
-                        return board_from_pattern(read_pattern_nogil(path, budget_of(kw)), path, kw);
+                            return board_from_source(PatternSource{"<pattern>", std::nullopt, source.cast<Pattern>()}, kw);
+                        return board_from_source(PatternSource{path_text(source), std::nullopt, std::nullopt}, kw);
                     },
                     py::arg("source"),
                     "Board.load(path_or_pattern, *, rule=None, topology=None, size=None, engine=None, ...): a board "
                     "holding a pattern file (or random:WxH[:density[:seed]] spec, or a Pattern), placed as Golly places it.")
         .def_static("parse", [](const std::string& text, const py::kwargs& kw) {
-                        Pattern p;
-                        {
-                            py::gil_scoped_release release;
-                            p = parse_pattern(text, "<string>", read_limits_for(default_memory_budget()));
-                        }
-                        return board_from_pattern(std::move(p), "<string>", kw);
+                        return board_from_source(PatternSource{"<string>", text, std::nullopt}, kw);
                     },
                     py::arg("text"), "Board.parse(text, **same as load): a board holding pattern text (RLE, plaintext, ...).")
         .def("step", &Board::step, py::arg("generations") = 1,
@@ -752,7 +702,7 @@ backend name for its default engine (default: the CPU's). Other keywords are eng
              "What the engine is and chose (device, work-group, tiles, memory, properties) as a dict.")
         .def("to_rle", &Board::to_rle, "The board as RLE text, as Golly writes it (Golly's coordinates).")
         .def("save", [](Board& b, py::object path) { b.save(path_text(path)); }, py::arg("path"),
-             "Writes the board atomically as .rle or .cells (what `tilelife run -o` writes).")
+             "Writes the board atomically as .rle, .cells or .mc (each also .gz), as `tilelife run -o` writes it.")
         .def("__repr__", [](Board& b) {
             const std::string size = b.bounded() ? " " + std::to_string(b.spec.width) + "x" + std::to_string(b.spec.height) : "";
             return "<tilelife.Board " + b.locked([&] { return b.engine->name(); }) + " " + b.spec.rule.to_string() + " " +

@@ -143,6 +143,17 @@ public:
     // The live cells as a quadtree, for engines that store one (cpu:hashlife): huge patterns are
     // then written and counted without being listed. Null (the default): use live_cells().
     virtual std::shared_ptr<const Quadtree> quadtree() const { return nullptr; }
+    // Replaces the cells by a macrocell tree (its coordinates are the engine's), for engines that
+    // store trees: a huge pattern is never listed. False (the default): the engine takes no trees,
+    // and the caller lists the tree's cells instead.
+    virtual bool load_quadtree(const Quadtree& tree);
+    // The live cells' bounding box; an empty box when there are none. The default reads bounded
+    // boards as rows of bits a band at a time and lists the cells of others; engines that know it
+    // (a tree's root, a growing board's inner engine) answer at once.
+    virtual Box bounding_box() const;
+    // Whether step(n) should get a whole run at once rather than chunks: tree engines pay for every
+    // distinct step size (and poll the interrupt flag inside a step). False for the rest.
+    virtual bool wants_whole_runs() const { return false; }
 
     // Conveniences.
     void set_cell(std::int64_t x, std::int64_t y, bool alive);

@@ -98,9 +98,5 @@ int root_level_for(const Box& box, int min_level = 4);
 // leaving the engine as it was before that step().
 bool hashlife_run_fits(const Box& live, std::int64_t generations);
 
-// Loads `tree` into an engine that stores trees itself (cpu:hashlife, cpu:auto), replacing its
-// cells, and returns true; returns false (and does nothing) for any other engine, whose caller
-// then lists the cells. Throws InputError when the engine cannot hold the tree's cells.
-bool set_quadtree(Engine& engine, const Quadtree& tree);
 
 }  // namespace tilelife

@@ -271,3 +271,44 @@ def test_save_round_trip(tmp_path):
     assert np.array_equal(again.cells(), b.cells())
     plain = tilelife.read_pattern(tmp_path / "gun.cells")
     assert plain.population == b.population and plain.name == "Gosper glider gun"
+
+
+def test_bounding_box_after_a_huge_run_is_instant():
+    # Issue 19: bounding_box walked every cell (2.5 s / 1 GB after step(2**28), never back after
+    # 2**40). It now asks the engine (HashLife's tree root): instant at any generation.
+    import time
+    b = tilelife.load(PATTERNS / "gosper-glider-gun.rle")
+    b.step(2**40)
+    t0 = time.monotonic()
+    box = b.bounding_box
+    assert time.monotonic() - t0 < 1.0
+    x, y, w, h = box
+    assert w > 2**37 and h > 2**37 and box == b.extent
+    # The same box as the cells' own, on a board small enough to list.
+    small = tilelife.load(PATTERNS / "gosper-glider-gun.rle")
+    small.step(1000)
+    cells = small.cells()
+    lo, hi = cells.min(axis=0), cells.max(axis=0)
+    assert small.bounding_box == (lo[0], lo[1], hi[0] - lo[0] + 1, hi[1] - lo[1] + 1)
+
+
+def test_save_every_pattern_format(tmp_path):
+    # save() goes through the board layer: every pattern format the CLI writes, .mc and .gz included,
+    # with the same bytes as `tilelife run -o`.
+    b = tilelife.load(PATTERNS / "gosper-glider-gun.rle")
+    b.step(1000)
+    for name in ("gun.rle", "gun.cells", "gun.mc", "gun.rle.gz", "gun.mc.gz", "gun.cells.gz"):
+        b.save(tmp_path / name)
+        back = tilelife.load(tmp_path / name)
+        assert np.array_equal(back.cells() - back.cells().min(axis=0), b.cells() - b.cells().min(axis=0)), name
+    run_cli("run", PATTERNS / "gosper-glider-gun.rle", "-g", "1000", "-o", tmp_path / "cli.mc", "-q")
+    assert (tmp_path / "cli.mc").read_bytes() == (tmp_path / "gun.mc").read_bytes()
+    with pytest.raises(tilelife.InputError):
+        b.save(tmp_path / "gun.txt")
+
+
+def test_a_size_for_an_unbounded_board_is_refused_as_the_cli_refuses_it():
+    with pytest.raises(tilelife.InputError, match="unbounded"):
+        tilelife.Board(topology="unbounded", size=(10, 10))
+    with pytest.raises(tilelife.InputError, match="unbounded"):
+        tilelife.load(PATTERNS / "glider.rle", size=(10, 10))

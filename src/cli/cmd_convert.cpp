@@ -4,6 +4,7 @@
 #include "cli/outputs.hpp"
 #include "cli/modules.hpp"
 #include "image/image.hpp"
+#include "tilelife/board.hpp"
 #include "tilelife/error.hpp"
 #include "tilelife/output_file.hpp"
 #include "tilelife/pattern.hpp"
@@ -44,9 +45,9 @@ void add_convert(CLI::App& app, int& exit_code) {
             file.emplace(*out, target.gzip ? OutputFile::Compression::gzip : OutputFile::Compression::none);
         // Macrocell input stays a tree for .mc and .rle output (written from it, however many cells);
         // the other formats list the cells, within the reader's cell limit.
-        ReadLimits limits = read_limits_for(default_memory_budget());
-        limits.list_tree_cells = target.format != OutputFormat::macrocell && target.format != OutputFormat::rle;
-        const Pattern p = read_pattern(*in, limits);
+        const std::int64_t budget = default_memory_budget();
+        const bool from_tree = target.format == OutputFormat::macrocell || target.format == OutputFormat::rle;
+        const Pattern p = read_source(PatternSource{*in, std::nullopt}, budget, !from_tree);
         if (image) {
             // The pattern's own frame (the RLE header's box) and every live cell, black on white.
             Box area = unite(p.frame, p.bounding_box());
@@ -64,16 +65,11 @@ void add_convert(CLI::App& app, int& exit_code) {
         }
         // A .cells file has nowhere else to say what it is.
         if (meta.name.empty() && target.format == OutputFormat::plaintext) meta.name = *in;
-        if (p.tree && target.format == OutputFormat::macrocell)
-            file->write(format_macrocell(*p.tree, meta.rule, meta.generation));
-        else if (p.tree && target.format == OutputFormat::rle)
-            try {
-                file->write(format_rle_tree(*p.tree, meta, limits.max_file_bytes));  // no larger than tilelife reads back
-            } catch (const InputError& e) {
-                throw InputError(*out + ": " + e.what());
-            }
-        else
-            file->write(format_pattern(target.format, p.cells, meta));
+        try {
+            write_pattern(target.format, p, meta, read_limits_for(budget), [&](std::string_view text) { file->write(text); });
+        } catch (const InputError& e) {
+            throw InputError(*out + ": " + e.what());
+        }
         file->commit();
         exit_code = 0;
     });

@@ -4,6 +4,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/json.hpp"
+#include "tilelife/board.hpp"
 #include "tilelife/error.hpp"
 #include "tilelife/pattern.hpp"
 #include "tilelife/quadtree.hpp"
@@ -17,27 +18,23 @@ void add_info(CLI::App& app, int& exit_code) {
     cmd->add_option("pattern", *path, "pattern file, - for standard input, or random:WxH[:density[:seed]]")->required();
     cmd->add_flag("--json", *json, "print one JSON object (docs/json.md)");
     cmd->callback([path, json, &exit_code] {
-        // Macrocell files are counted and bounded from their tree, never listed (issue 10).
-        ReadLimits limits = read_limits_for(default_memory_budget());
-        limits.list_tree_cells = false;
-        const Pattern p = read_pattern(*path, limits);
-        const std::string population = p.tree ? to_string_count(p.tree->population()) : std::to_string(p.cells.size());
+        // The board layer reads it as run would (limits from the budget); macrocell files are counted
+        // and bounded from their tree, never listed.
+        BoardRequest request;
+        request.source.name = *path;
+        const OpenedBoard board = open_board(request);
+        const Pattern& p = board.pattern();
+        const std::string population = p.tree ? to_string_count(p.tree->population()) : std::to_string(board.population());
         std::string rule = "B3/S23 (no rule given; Golly's default)";
-        if (p.rule) {
-            try {
-                rule = parse_rule(*p.rule).to_string();
-            } catch (const InputError& e) {
-                throw InputError(located(*path, 0, e.what()));
-            }
-        }
+        if (p.rule) rule = parse_rule(*p.rule).to_string();  // checked by open_board
         if (*json) {
             Json doc = json_document("info");
-            doc["pattern"] = pattern_json(*path, p);
+            doc["pattern"] = p.tree ? pattern_json(*path, p) : pattern_json(*path, p, board.population(), board.bounding_box());
             print_json(doc);
             exit_code = 0;
             return;
         }
-        const Box bb = p.bounding_box();
+        const Box bb = board.bounding_box();
         std::printf("file            %s\n", path->c_str());
         std::printf("format          %s\n", std::string(to_string(p.format)).c_str());
         if (!p.name.empty()) std::printf("name            %s\n", p.name.c_str());

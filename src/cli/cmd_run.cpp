@@ -11,13 +11,13 @@
 #include <functional>
 #include <variant>
 
-#include "cli/board_reader.hpp"
 #include "cli/commands.hpp"
 #include "cli/json.hpp"
 #include "cli/mpi_session.hpp"
 #include "cli/progress.hpp"
 #include "image/image.hpp"
 #include "cli/outputs.hpp"
+#include "tilelife/board.hpp"
 #include "tilelife/error.hpp"
 #include "tilelife/quadtree.hpp"
 
@@ -114,27 +114,32 @@ RunSettings settle(const RunArgs& a) {
 
 // The pattern, the run it belongs to, and the board.
 struct Job {
-    LoadedBoard board;          // the pattern as read (its cells held for the engine) and the plan
+    OpenedBoard board;          // the pattern as read and planned (its cells held for the engine)
     Json pattern_json;
     CheckpointRun run;          // the original run: start generation and length
     std::int64_t gens = 0;      // generations this invocation runs
-    std::string engine;
 };
 
 Job prepare(const RunSettings& s, bool gens_given) {
-    // A macrocell file's tree is read as it is; its cells are listed below only for engines that
-    // need them (cpu:hashlife and cpu:auto take the tree on the unbounded plane).
-    ReadLimits limits = read_limits_for(s.budget);
-    limits.list_tree_cells = false;
-    Job job{load_board(s.source, limits, s.overrides, s.budget)};
-    job.pattern_json = job.board.pattern.tree ? pattern_json(s.source, job.board.pattern)
-                                              : pattern_json(s.source, job.board.pattern, job.board.population,
-                                                             job.board.bounding_box);
+    BoardRequest request;
+    request.source.name = s.source;
+    request.overrides = s.overrides;
+    request.engine = engine_choice(s.engine);
+    request.options = s.options;
+    request.options.max_bytes = s.budget;
+    // Under mpirun the board is split across the ranks (docs/distributed.md).
+    if (under_mpirun())
+        request.factory = [choice = request.engine](const BoardSpec& spec, const EngineOptions& options) {
+            return create_run_engine(resolve_engine(choice, spec.topology), spec, options);
+        };
+    Job job{open_board(request)};
+    const Pattern& pattern = job.board.pattern();
+    job.pattern_json = pattern_json(s.source, pattern, job.board.population(), job.board.bounding_box());
     // A fresh run starts at the file's generation; a resumed one keeps the original run's start and
     // length (--gens on the resume command changes the length).
-    job.run = CheckpointRun{job.board.pattern.generation, s.gens};
+    job.run = CheckpointRun{pattern.generation, s.gens};
     if (s.resume) {
-        const auto saved = checkpoint_run(job.board.pattern);
+        const auto saved = checkpoint_run(pattern);
         if (!saved) throw InputError(s.source + ": not a tilelife checkpoint (no '#C tilelife-checkpoint' line)");
         job.run = *saved;
         if (gens_given) job.run.gens = s.gens;
@@ -142,23 +147,13 @@ Job prepare(const RunSettings& s, bool gens_given) {
     if (job.run.start > INT64_MAX - job.run.gens)
         throw InputError(s.source + ": the run would end beyond generation 2^63 - 1 (it starts at generation " +
                          std::to_string(job.run.start) + ")");
-    job.gens = job.run.start + job.run.gens - job.board.pattern.generation;
+    job.gens = job.run.start + job.run.gens - pattern.generation;
     if (job.gens < 0)
-        throw InputError(s.source + ": the checkpoint is at generation " + std::to_string(job.board.pattern.generation) +
+        throw InputError(s.source + ": the checkpoint is at generation " + std::to_string(pattern.generation) +
                          ", past the run's end at " + std::to_string(job.run.start + job.run.gens));
-    job.engine = engine_name(s.engine, job.board.plan.spec.topology);
-    const std::shared_ptr<const Quadtree>& tree = job.board.pattern.tree;
-    const auto info = find_engine(job.engine);
-    const bool takes_tree = info && info->native_unbounded && job.board.plan.spec.topology == Topology::unbounded;
-    if (tree && tree->root() != 0 && job.board.plan.cells.empty() && !takes_tree) {
-        if (tree->population() > static_cast<CellCount>(limits.max_cells))
-            throw InputError(s.source + ": more than " + std::to_string(limits.max_cells) + " live cells (the limit for " +
-                             job.engine + "; cpu:hashlife runs such trees on the unbounded plane)");
-        job.board.pattern.cells = tree->cells();
-        job.board.plan = plan_board(job.board.pattern, std::move(job.board.pattern.cells), s.overrides, s.source);
-    }
-    if (s.region && job.board.plan.spec.topology != Topology::unbounded) {
-        const Box board{0, 0, job.board.plan.spec.width, job.board.plan.spec.height};
+    const BoardSpec& spec = job.board.spec();
+    if (s.region && spec.topology != Topology::unbounded) {
+        const Box board{0, 0, spec.width, spec.height};
         if (intersect(*s.region, board) != *s.region)
             throw InputError("--region " + std::to_string(s.region->x) + "," + std::to_string(s.region->y) + "," +
                              std::to_string(s.region->width) + "," + std::to_string(s.region->height) +
@@ -275,10 +270,10 @@ struct Report {
 };
 
 void report_json(const Report& r, std::FILE* out) {
-    const std::int64_t generation = r.job.board.pattern.generation + r.engine.generation();
+    const std::int64_t generation = r.job.board.pattern().generation + r.engine.generation();
     Json doc = json_document("run");
     doc["pattern"] = r.job.pattern_json;
-    doc["board"] = board_json(r.job.board.plan.spec, r.engine.extent());
+    doc["board"] = board_json(r.job.board.spec(), r.engine.extent());
     doc["engine"] = engine_json(r.description);
     doc["generation"] = generation;
     doc["generations_run"] = r.engine.generation();
@@ -299,7 +294,7 @@ void report_json(const Report& r, std::FILE* out) {
 }
 
 void report_text(const Report& r, std::FILE* out) {
-    const Pattern& p = r.job.board.pattern;
+    const Pattern& p = r.job.board.pattern();
     const EngineDescription& d = r.description;
     const Box ext = r.engine.extent();
     const double rate = r.stepped.seconds > 0 ? r.stepped.cell_updates / r.stepped.seconds : 0;
@@ -310,9 +305,9 @@ void report_text(const Report& r, std::FILE* out) {
     const std::string summary = engine_summary(d);
     std::fprintf(out, "engine          %s%s\n", d.name.c_str(), summary.empty() ? "" : (" (" + summary + ")").c_str());
     if (!d.device.empty()) std::fprintf(out, "device          %s\n", d.device.c_str());
-    std::fprintf(out, "rule            %s\n", r.job.board.plan.spec.rule.to_string().c_str());
+    std::fprintf(out, "rule            %s\n", r.job.board.spec().rule.to_string().c_str());
     std::fprintf(out, "topology        %s (board %" PRId64 "x%" PRId64 ")\n",
-                 std::string(to_string(r.job.board.plan.spec.topology)).c_str(), ext.width, ext.height);
+                 std::string(to_string(r.job.board.spec().topology)).c_str(), ext.width, ext.height);
     std::fprintf(out, "generation      %" PRId64 "\n", p.generation + r.engine.generation());
     std::fprintf(out, "population      %" PRId64 "\n", r.engine.population());
     std::fprintf(out, "seconds         %.6f\n", r.stepped.seconds);
@@ -337,28 +332,20 @@ void run(const RunArgs& a, int& exit_code) {
     Job job = prepare(s, a.gens_given);
     EngineOptions options = s.options;
     options.generations = job.gens;  // engines size their choices (CPU threads) by the whole run
-    apply_memory_budget(job.board.plan.spec, s.budget, options);
+    options.max_bytes = s.budget;
     options.interrupt = &g_interrupted;
-    const std::optional<Box> area = image_area(job.board.plan, s.region);
+    const std::optional<Box> area = image_area(job.board.plan(), s.region);
     if (output) output->set_area(area);
 
-    // Under mpirun the board is split across the ranks (docs/distributed.md); the ranks' refusals
-    // are about devices and ranks, not the pattern, so they do not name it.
-    auto engine = under_mpirun() ? create_run_engine(job.engine, job.board.plan.spec, options)
-                                 : create_board_engine(job.engine, job.board.plan, options, s.source);
-    try {
-        job.board.put_on(*engine);  // the engine has the cells now
-    } catch (const InputError& e) {
-        throw InputError(s.source + ": " + e.what());  // e.g. cells beyond the plane cpu:hashlife runs
-    }
+    auto engine = job.board.create_engine(options);  // the engine has the cells now
     if (output) output->check_growth(*engine, job.gens);
 
     // Outputs carry the source's name, authors and comments (not a checkpoint's own line).
-    PatternMeta meta = meta_of(job.board.pattern);
+    PatternMeta meta = meta_of(job.board.pattern());
     meta.comments = comments_without_checkpoint(meta.comments);
     const auto meta_now = [&] {
         PatternMeta m = meta;
-        m.generation = job.board.pattern.generation + engine->generation();
+        m.generation = job.board.pattern().generation + engine->generation();
         return m;
     };
     std::optional<GifOutput> gif;
@@ -368,7 +355,7 @@ void run(const RunArgs& a, int& exit_code) {
     }
     std::vector<LogPoint> log;
     const auto log_point = [&](std::int64_t done, double seconds) {
-        const LogPoint p{job.board.pattern.generation + done, engine->population(), seconds};
+        const LogPoint p{job.board.pattern().generation + done, engine->population(), seconds};
         log.push_back(p);
         if (!a.json)
             std::fprintf(report_out, "generation %" PRId64 "  population %" PRId64 "\n", p.generation, p.population);
@@ -381,15 +368,14 @@ void run(const RunArgs& a, int& exit_code) {
                   checkpoints,
                   Every(checkpoints ? s.checkpoint_every : 0),
                   Every(s.log_every),
-                  [&] { checkpoints->save(*engine, job.board.plan, job.run, meta_now()); },
+                  [&] { checkpoints->save(*engine, job.board.plan(), job.run, meta_now()); },
                   [&](std::int64_t done) { log_point(done, seconds_since(t0)); },
                   output ? &*output : nullptr};
     const InterruptScope interrupt_scope;
     Progress progress(!a.quiet && !a.json);
-    const auto info = find_engine(job.engine);
     const Stepped stepped = [&] {
         try {
-            return step_with_events(*engine, job.gens, events, progress, info && info->native_unbounded);
+            return step_with_events(*engine, job.gens, events, progress, engine->wants_whole_runs());
         } catch (const InputError& e) {
             throw InputError(s.source + ": " + e.what());  // a run that leaves the plane cpu:hashlife runs
         }
@@ -397,9 +383,9 @@ void run(const RunArgs& a, int& exit_code) {
 
     if (stepped.interrupted) {
         // Stopped cleanly between (or inside) steps: save where we are if asked, write no partial outputs.
-        if (checkpoints) checkpoints->save(*engine, job.board.plan, job.run, meta_now());
+        if (checkpoints) checkpoints->save(*engine, job.board.plan(), job.run, meta_now());
         std::fprintf(stderr, "tilelife: interrupted at generation %" PRId64 "%s\n",
-                     job.board.pattern.generation + engine->generation(),
+                     job.board.pattern().generation + engine->generation(),
                      checkpoints ? ("; checkpoint in " + checkpoints->path() + " (continue with --resume)").c_str()
                                  : "; no output written");
         exit_code = 130;
@@ -411,7 +397,7 @@ void run(const RunArgs& a, int& exit_code) {
         // A .cells file has nowhere else to say what it is.
         if (m.name.empty() && s.output->format == OutputFormat::plaintext) m.name = s.source;
         try {
-            output->write(*engine, job.board.plan, m);
+            output->write(*engine, job.board.plan(), m);
         } catch (const InputError& e) {
             throw InputError(s.output->path + ": " + e.what());  // e.g. RLE text too large for a huge tree
         }

@@ -3,7 +3,7 @@
 #include <filesystem>
 
 #include "cli/commands.hpp"
-#include "tilelife/board_setup.hpp"
+#include "tilelife/board.hpp"
 #include "tilelife/error.hpp"
 #include "tilelife/pattern.hpp"
 #ifdef TILELIFE_HAVE_VIEWER
@@ -53,10 +53,14 @@ void view(const ViewArgs& a, int& exit_code) {
     if (ww > 16384 || wh > 16384) throw InputError("--window " + a.window + " is larger than 16384 a side");
     (void)image::theme(a.theme, "--theme");
 
-    const BoardOverrides ov = board_overrides(a.rule, a.topology, a.size);
-    (void)engine_name(a.engine);  // an unknown backend or kernel is refused now; the default waits for the board
-    EngineOptions options = engine_options(a.engine);
+    BoardRequest request;
+    request.source.name = a.pattern;
+    request.overrides = board_overrides(a.rule, a.topology, a.size);
+    // The default engine of the board's topology, as run chooses it (cpu:auto on the unbounded plane).
+    request.engine = engine_choice(a.engine);
+    request.options = engine_options(a.engine);
     const std::int64_t budget = a.max_memory.empty() ? default_memory_budget() : parse_bytes(a.max_memory, "--max-memory");
+    request.options.max_bytes = budget;
     viewer::Options vo;
     if (!a.zoom.empty()) {
         vo.zoom_log = module.parse_scale(a.zoom);
@@ -65,15 +69,11 @@ void view(const ViewArgs& a, int& exit_code) {
                              "(1:8 is 8 pixels per cell), or 2:1 .. 4096:1 cells per pixel");
     }
 
-    // The budget covers the pattern as read, the board, and the viewer's undo history.
-    Pattern pattern = read_pattern(a.pattern, read_limits_for(budget));
-    // The cells move into the plan and then into the engine: a large soup is not held twice.
-    BoardPlan plan = plan_board(pattern, std::move(pattern.cells), ov, a.pattern);
-    apply_memory_budget(plan.spec, budget, options);
-    // The default engine of the board's topology, as run chooses it (cpu:auto on the unbounded plane).
-    auto engine = create_engine(engine_name(a.engine, plan.spec.topology), plan.spec, options);
-    engine->set_cells(plan.cells);
-    std::vector<Cell>().swap(plan.cells);
+    // The budget covers the pattern as read, the board, and the viewer's undo history. A macrocell
+    // tree goes to a tree engine whole, as for run.
+    LoadedBoard board = load_board(request);
+    Engine& engine = *board.engine;
+    const BoardPlan& plan = board.plan;
 
     vo.title = "tilelife - " + a.pattern;
     const std::filesystem::path p(a.pattern);
@@ -91,13 +91,13 @@ void view(const ViewArgs& a, int& exit_code) {
     vo.theme = a.theme;
     vo.ages = a.ages;
     vo.golly_offset = plan.golly_offset;
-    vo.meta = meta_of(pattern);
-    vo.generation0 = pattern.generation;
+    vo.meta = board.meta;
+    vo.generation0 = board.meta.generation;
     // Undo history: a quarter of the budget, at most 1 GiB.
     vo.history_bytes = std::min<std::int64_t>(budget / 4, std::int64_t{1} << 30);
 
     std::string no_display;
-    const std::optional<int> code = module.run(*engine, vo, no_display);
+    const std::optional<int> code = module.run(engine, vo, no_display);
     if (!code)
         throw RuntimeError(no_display +
                            "; run it on a desktop or under xvfb-run, or headless with --frames N [--screenshot out.png]");

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "tilelife/board_setup.hpp"
+#include "tilelife/board.hpp"
 #include "tilelife/engine.hpp"
 #include "tilelife/pattern.hpp"
 
@@ -33,8 +33,10 @@ struct EngineChoice {
     std::vector<std::string> params;  // "NAME=VALUE", the engine's declared parameters
 };
 void add_engine_options(CLI::App& cmd, EngineChoice& choice);
-// The registered name: --kernel as "backend:kernel" or an alias, else --backend's kernel, else the
-// backend's default for `topology` (torus when not known yet). InputError for unknown names.
+// The choice as the board layer takes it (resolve_engine): --kernel as "backend:kernel" or an
+// alias, else --backend:--kernel, else --backend (its default for the board's topology).
+std::string engine_choice(const EngineChoice& choice);
+// resolve_engine(engine_choice(choice), topology) (torus when not known yet).
 std::string engine_name(const EngineChoice& choice, std::optional<Topology> topology = std::nullopt);
 // The common options and --param NAME=VALUE pairs (checked against the engine by create_engine).
 EngineOptions engine_options(const EngineChoice& choice);
@@ -51,20 +53,6 @@ std::int64_t parse_count(const std::string& text, const std::string& what, std::
 
 // "4096", "512M", "8G" (powers of 1024) -> bytes; InputError naming `what` otherwise.
 std::int64_t parse_bytes(const std::string& text, const std::string& what);
-// Half of the physical memory: the default budget for boards.
-std::int64_t default_memory_budget();
-// Sets the budget the library holds the board to (create_engine refuses a bounded board over it; an
-// unbounded board stops growing at it).
-void apply_memory_budget(const BoardSpec& spec, std::int64_t budget, EngineOptions& options);
-// Reader limits that keep a pattern file's cells (16 bytes each, plus sorting) and text well inside
-// a memory budget, so a hostile file is refused before it can exhaust memory.
-ReadLimits read_limits_for(std::int64_t budget);
-
-// create_engine for a planned board; its refusals name `source`, the pattern the board was made for
-// (e.g. "FILE: rule B0/S8 has B0 and cannot run on an unbounded board").
-std::unique_ptr<Engine> create_board_engine(const std::string& name, const BoardPlan& plan,
-                                            const EngineOptions& options, const std::string& source);
-
 // A description value as text: "yes"/"no", numbers, words.
 std::string value_text(const DescriptionValue& value);
 // "work-group 16x8, 2 threads, simd: avx2, activity: yes": what an engine chose, in a few words.

@@ -26,32 +26,13 @@ void add_engine_options(CLI::App& cmd, EngineChoice& c) {
                    "engine parameter NAME=VALUE, repeatable (`tilelife engines` lists each engine's)");
 }
 
-namespace {
-
-std::string joined_names(const std::vector<std::string>& names) {
-    std::string out;
-    for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
-    return out;
+std::string engine_choice(const EngineChoice& c) {
+    if (c.kernel.find(':') != std::string::npos) return c.kernel;
+    return c.kernel.empty() ? c.backend : c.backend + ":" + c.kernel;
 }
 
-}  // namespace
-
 std::string engine_name(const EngineChoice& c, std::optional<Topology> topology) {
-    std::vector<std::string> names, backends;
-    for (const EngineInfo& e : registered_engines()) {
-        names.push_back(e.name);
-        if (std::find(backends.begin(), backends.end(), e.backend()) == backends.end()) backends.push_back(e.backend());
-    }
-    const std::string wanted = c.kernel.find(':') != std::string::npos ? c.kernel
-                               : c.kernel.empty()                      ? std::string()
-                                                                       : c.backend + ":" + c.kernel;
-    const std::string backend = wanted.empty() ? c.backend : wanted.substr(0, wanted.find(':'));
-    if (std::find(backends.begin(), backends.end(), backend) == backends.end())
-        throw InputError("this build of tilelife has no '" + backend + "' backend (it has: " + joined_names(backends) +
-                         ")");
-    if (wanted.empty()) return default_engine(backend, topology.value_or(Topology::torus));
-    if (const auto info = find_engine(wanted)) return info->name;  // an alias names its engine
-    throw InputError("unknown backend/kernel '" + wanted + "' (available: " + joined_names(names) + ")");
+    return resolve_engine(engine_choice(c), topology.value_or(Topology::torus));
 }
 
 EngineOptions engine_options(const EngineChoice& c) {
@@ -157,34 +138,6 @@ std::int64_t parse_bytes(const std::string& text, const std::string& what) {
     if (text.empty() || ec != std::errc() || shift < 0 || v < 1 || v > (INT64_MAX >> shift))
         throw InputError(what + " '" + text + "' is not a size in bytes (e.g. 4096, 512M, 8G)");
     return v << shift;
-}
-
-std::int64_t default_memory_budget() {
-    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    if (pages <= 0 || page <= 0) return std::int64_t{1} << 32;
-    return static_cast<std::int64_t>(pages) * page / 2;
-}
-
-void apply_memory_budget(const BoardSpec&, std::int64_t budget, EngineOptions& options) {
-    // create_engine refuses a bounded board over it (the engine says what it needs); unbounded boards
-    // stop growing at it.
-    options.max_bytes = budget;
-}
-
-ReadLimits read_limits_for(std::int64_t budget) {
-    ReadLimits limits;
-    limits.max_cells = std::clamp<std::int64_t>(budget / 64, 1 << 20, limits.max_cells);
-    limits.max_file_bytes = std::clamp<std::int64_t>(budget / 8, 1 << 24, limits.max_file_bytes);
-    return limits;
-}
-
-std::unique_ptr<Engine> create_board_engine(const std::string& name, const BoardPlan& plan,
-                                            const EngineOptions& options, const std::string& source) {
-    try {
-        return create_engine(name, plan.spec, options);
-    } catch (const InputError& e) {
-        throw InputError(located(source, 0, e.what()));
-    }
 }
 
 std::string value_text(const DescriptionValue& value) {

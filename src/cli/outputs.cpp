@@ -149,7 +149,7 @@ void FinalOutput::check_growth(const Engine& engine, std::int64_t gens_left) {
     // cells themselves measured.
     std::int64_t horizon = image_horizon(engine.extent(), scale_);
     if (horizon < 0) {
-        const Box live = at_least_one_cell(bounding_box(engine.live_cells()));
+        const Box live = at_least_one_cell(engine.bounding_box());
         image::check_image_size(live, scale_, target_.path);
         horizon = image_horizon(live, scale_);
     }

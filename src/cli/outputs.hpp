@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "image/image.hpp"
-#include "tilelife/board_setup.hpp"
+#include "tilelife/board.hpp"
 #include "tilelife/engine.hpp"
 #include "tilelife/output_file.hpp"
 #include "tilelife/pattern.hpp"

@@ -255,3 +255,38 @@ std::vector<Cell> Engine::live_cells_in(const Box& wanted) const {
 }
 
 }  // namespace tilelife
+
+namespace tilelife {
+
+bool Engine::load_quadtree(const Quadtree&) { return false; }
+
+Box Engine::bounding_box() const {
+    if (topology() == Topology::unbounded || population() == 0) return tilelife::bounding_box(live_cells());
+    // A bounded board: its rows as bits, a band of about 1 MiB of words at a time (bit-packed engines
+    // hand over their words; no cell is listed).
+    const Box all = extent();
+    const std::int64_t nw = (all.width + 63) / 64;
+    const std::int64_t band = std::max<std::int64_t>(1, (std::int64_t{1} << 17) / nw);
+    std::vector<std::uint64_t> words(static_cast<std::size_t>(nw * std::min(band, all.height)));
+    std::int64_t x0 = INT64_MAX, x1 = INT64_MIN, y0 = INT64_MAX, y1 = INT64_MIN;
+    for (std::int64_t y = 0; y < all.height; y += band) {
+        const std::int64_t rows = std::min(band, all.height - y);
+        read_rows_packed(all.y + y, rows, words.data());
+        for (std::int64_t r = 0; r < rows; ++r) {
+            const std::uint64_t* row = words.data() + r * nw;
+            std::int64_t first = 0;
+            while (first < nw && row[first] == 0) ++first;
+            if (first == nw) continue;
+            std::int64_t last = nw - 1;
+            while (row[last] == 0) --last;
+            x0 = std::min<std::int64_t>(x0, first * 64 + std::countr_zero(row[first]));
+            x1 = std::max<std::int64_t>(x1, last * 64 + 63 - std::countl_zero(row[last]));
+            y0 = std::min(y0, y + r);
+            y1 = y + r;
+        }
+    }
+    if (y0 == INT64_MAX) return Box{};
+    return Box{all.x + x0, all.y + y0, x1 - x0 + 1, y1 - y0 + 1};
+}
+
+}  // namespace tilelife

@@ -42,7 +42,7 @@ public:
 
     void set_cells(const std::vector<Cell>& cells) override {
         if (cells.empty()) return;
-        const Box b = bounding_box(cells);
+        const Box b = tilelife::bounding_box(cells);
         live_ = unite(live_, b);
         if (!inner_ || !(intersect(b, board_) == b)) relayout(live_);
         std::vector<Cell> mine(cells.size());
@@ -77,6 +77,11 @@ public:
 
     std::int64_t population() const override { return inner_ ? inner_->population() : 0; }
     std::int64_t generation() const override { return generation_; }
+    Box bounding_box() const override {  // the inner plane's, in this board's coordinates
+        if (!inner_) return Box{};
+        const Box b = inner_->bounding_box();
+        return b.empty() ? b : Box{b.x + board_.x, b.y + board_.y, b.width, b.height};
+    }
 
     std::optional<StepTiming> step_timed(std::int64_t n) override {
         std::optional<StepTiming> total;

@@ -66,7 +66,7 @@ public:
     void set_cells(const std::vector<Cell>& cells) override {
         // The first cells choose where to start: a dense pattern on cpu:bitpacked (the first step,
         // knowing the run's length, may still move it), anything else on HashLife.
-        if (!cur_) start(!dense(cells.size(), bounding_box(cells)));
+        if (!cur_) start(!dense(cells.size(), tilelife::bounding_box(cells)));
         cur_->set_cells(cells);
     }
     void write_region(const Box& box, const std::uint8_t* cells) override {
@@ -81,15 +81,21 @@ public:
         return cur_ ? cur_->live_cells_in(box) : std::vector<Cell>{};
     }
     std::shared_ptr<const Quadtree> quadtree() const override { return cur_ ? cur_->quadtree() : nullptr; }
+    Box bounding_box() const override { return cur_ ? cur_->bounding_box() : Box{}; }
+    bool wants_whole_runs() const override { return true; }
+    bool load_quadtree(const Quadtree& tree) override {
+        load(tree);
+        return true;
+    }
 
-    // set_quadtree: a tree goes to HashLife unless it is a dense pattern small enough to list.
+    // load_quadtree: a tree goes to HashLife unless it is a dense pattern small enough to list.
     void load(const Quadtree& tree) {
         cur_.reset();
         offset_ = 0;
         const CellCount pop = tree.population();
         if (pop <= kMaxListedCells && dense(pop, tree.bounding_box())) return set_cells(tree.cells());
         start(true);
-        set_quadtree(*cur_, tree);
+        cur_->load_quadtree(tree);
     }
 
     void step(std::int64_t generations) override {
@@ -234,12 +240,5 @@ std::unique_ptr<Engine> make_auto(const BoardSpec& spec, const EngineOptions& op
     return std::make_unique<AutoEngine>(spec, options, tuning);
 }
 
-bool load_auto_tree(Engine& engine, const Quadtree& tree) {
-    if (auto* a = dynamic_cast<AutoEngine*>(&engine)) {
-        a->load(tree);
-        return true;
-    }
-    return false;
-}
 
 }  // namespace tilelife::hashlife

@@ -189,6 +189,12 @@ public:
     std::int64_t generation() const override { return generation_; }
 
     Box extent() const override { return live_box(); }
+    Box bounding_box() const override { return live_box(); }
+    bool wants_whole_runs() const override { return true; }
+    bool load_quadtree(const Quadtree& t) override {
+        load(t);
+        return true;
+    }
 
     std::int64_t population() const override {
         if (!pop_valid_) {
@@ -300,7 +306,7 @@ public:
         return d;
     }
 
-    // Replaces the cells by a tree's (set_quadtree).
+    // Replaces the cells by a tree's (load_quadtree).
     void load(const Quadtree& t) {
         GcPause pause(*this);
         root_ = empty_[kMinRoot];
@@ -1405,12 +1411,5 @@ void replace_cells(Engine& engine, const std::vector<Cell>& cells) {
     if (auto* h = dynamic_cast<HashlifeEngine*>(&engine)) h->replace(cells);
 }
 
-bool load_tree(Engine& engine, const Quadtree& tree) {
-    if (auto* h = dynamic_cast<HashlifeEngine*>(&engine)) {
-        h->load(tree);
-        return true;
-    }
-    return false;
-}
 
 }  // namespace tilelife::hashlife

@@ -1,17 +1,9 @@
-// Registration of cpu:hashlife (and tree loading for set_quadtree).
+// Registration of cpu:hashlife and cpu:auto.
 #include "hashlife/hashlife.hpp"
 #include "tilelife/error.hpp"
 #include "tilelife/quadtree.hpp"
 
 namespace tilelife {
-namespace hashlife {
-bool load_tree(Engine& engine, const Quadtree& tree);       // hashlife.cpp
-bool load_auto_tree(Engine& engine, const Quadtree& tree);  // auto.cpp
-}  // namespace hashlife
-
-bool set_quadtree(Engine& engine, const Quadtree& tree) {
-    return hashlife::load_tree(engine, tree) || hashlife::load_auto_tree(engine, tree);
-}
 
 void register_hashlife_engines() {
     using namespace hashlife;

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "tilelife/board_setup.hpp"
+#include "tilelife/board.hpp"
 #include "tilelife/error.hpp"
 #include "tilelife/pattern.hpp"
 
@@ -966,33 +966,8 @@ void Viewer::shrink_selection() {
 // View
 
 Box Viewer::live_bounds() const {
-    // Few cells: the engine lists them (by words, or its tree); else scan the board a strip at a time.
-    const Box e = engine_.extent();
-    if (e.empty()) return Box{};
-    const std::int64_t pop = engine_.population();
-    if (pop == 0) return Box{};
-    const bool scannable = e.width <= (std::int64_t{1} << 32) / std::max<std::int64_t>(1, e.height);
-    if (pop <= kSparseCells || !scannable) return bounding_box(engine_.live_cells());
-    const std::int64_t strip = std::max<std::int64_t>(1, (std::int64_t{16} << 20) / e.width);
-    std::vector<std::uint8_t> cells(static_cast<std::size_t>(std::min(strip, e.height) * e.width));
-    std::int64_t x0 = INT64_MAX, y0 = INT64_MAX, x1 = INT64_MIN, y1 = INT64_MIN;
-    for (std::int64_t s = 0; s < e.height; s += strip) {
-        const std::int64_t rows = std::min(strip, e.height - s);
-        engine_.read_region(Box{e.x, e.y + s, e.width, rows}, cells.data());
-        for (std::int64_t r = 0; r < rows; ++r) {
-            const std::uint8_t* row = cells.data() + r * e.width;
-            const std::uint8_t* first = std::find_if(row, row + e.width, [](std::uint8_t v) { return v != 0; });
-            if (first == row + e.width) continue;
-            const std::uint8_t* last = row + e.width - 1;
-            while (*last == 0) --last;
-            x0 = std::min<std::int64_t>(x0, e.x + (first - row));
-            x1 = std::max<std::int64_t>(x1, e.x + (last - row) + 1);
-            y0 = std::min(y0, e.y + s + r);
-            y1 = std::max(y1, e.y + s + r + 1);
-        }
-    }
-    if (x0 == INT64_MAX) return Box{};
-    return Box{x0, y0, x1 - x0, y1 - y0};
+    // The engine knows it best: its tree's root, its words, or a scan of its rows as bits.
+    return engine_.bounding_box();
 }
 
 void Viewer::fit_box(const Box& b) { cam_.fit(b, w_, h_); }

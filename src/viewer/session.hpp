@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "image/image.hpp"
-#include "tilelife/board_setup.hpp"
+#include "tilelife/board.hpp"
 #include "tilelife/engine.hpp"
 #include "viewer/view.hpp"
 #include "viewer/viewer.hpp"

@@ -11,7 +11,7 @@
 
 #include "cli/cli_support.hpp"
 #include "cli/terminal.hpp"
-#include "tilelife/board_setup.hpp"
+#include "tilelife/board.hpp"
 
 namespace tilelife {
 namespace {

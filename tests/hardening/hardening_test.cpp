@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "tilelife/board_setup.hpp"
+#include "tilelife/board.hpp"
 #include "tilelife/builtin.hpp"
 #include "tilelife/error.hpp"
 #include "tilelife/pattern.hpp"

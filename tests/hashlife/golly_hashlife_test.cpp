@@ -15,7 +15,7 @@
 #include <sstream>
 
 #include "support/test_support.hpp"
-#include "tilelife/board_setup.hpp"
+#include "tilelife/board.hpp"
 #include "tilelife/builtin.hpp"
 #include "tilelife/pattern.hpp"
 #include "tilelife/quadtree.hpp"
@@ -128,7 +128,7 @@ TEST_P(GollyHashlife, SameCellsAsBgollyAtLargeAndOddCounts) {
             std::async(std::launch::async, [&] { return run_bgolly(path, p.generation + count, out, error); });
 
         auto e = create_engine("cpu:hashlife", plan.spec);
-        if (p.tree && plan.cells.empty()) ASSERT_TRUE(set_quadtree(*e, *p.tree));
+        if (p.tree && plan.cells.empty()) ASSERT_TRUE(e->load_quadtree(*p.tree));
         else e->set_cells(plan.cells);
         e->step(count);
         ASSERT_EQ(e->generation(), count);

@@ -415,7 +415,7 @@ TEST(HashlifeCells, TreesGoInAndOutWithoutListingCells) {
     t.set_root(root, 21);
     EXPECT_EQ(t.population(), (CellCount{1} << 40) + 5);
     auto e = hashlife();
-    ASSERT_TRUE(set_quadtree(*e, t));
+    ASSERT_TRUE(e->load_quadtree(t));
     EXPECT_EQ(e->population(), (std::int64_t{1} << 40) + 5);
     const Box box = e->extent();
     EXPECT_EQ(box, t.bounding_box());
@@ -428,14 +428,14 @@ TEST(HashlifeCells, TreesGoInAndOutWithoutListingCells) {
     EXPECT_EQ(out->bounding_box(), e->extent());
     // Round trip: the exported tree loaded into a fresh engine is the same pattern.
     auto f = hashlife();
-    ASSERT_TRUE(set_quadtree(*f, *out));
+    ASSERT_TRUE(f->load_quadtree(*out));
     EXPECT_EQ(f->population(), e->population());
     const Box corner{box.x - 20, box.y - 20, 60, 60};
     EXPECT_EQ(f->live_cells_in(corner), e->live_cells_in(corner));
     // Engines without trees say so.
     register_builtin_engines();
     auto b = create_engine("cpu:bitpacked", test::spec_of(8, 8, Topology::torus));
-    EXPECT_FALSE(set_quadtree(*b, *out));
+    EXPECT_FALSE(b->load_quadtree(*out));
     EXPECT_EQ(b->quadtree(), nullptr);
 }
 
@@ -543,7 +543,7 @@ TEST(Auto, TreesStayTrees) {
     register_builtin_engines();
     Quadtree t = Quadtree::from_cells(kGun);
     auto a = create_engine("cpu:auto", plane());
-    ASSERT_TRUE(set_quadtree(*a, t));
+    ASSERT_TRUE(a->load_quadtree(t));
     a->step(1000003);
     auto h = hashlife();
     h->set_cells(kGun);

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "tilelife/board_setup.hpp"
+#include "tilelife/board.hpp"
 #include "tilelife/builtin.hpp"
 #include "tilelife/engine.hpp"
 #include "tilelife/pattern.hpp"

@@ -220,6 +220,14 @@ TEST(ViewMemory, MaxMemoryLimitsThePatternAndTheBoard) {
     EXPECT_NE(r.out.find("memory budget"), std::string::npos) << r.out;
 }
 
+// Issue 19: `view` of a huge macrocell listed its cells (128M here: over any small budget's cell
+// limit) where `run` hands the tree to HashLife; both go through the board layer now.
+TEST(ViewMemory, HugeMacrocellStaysATree) {
+    const std::string mc = "/usr/share/golly/Patterns/HashLife/metapixel-p216-gun.mc.gz";
+    const Result r = run("SDL_VIDEODRIVER=offscreen " + cli() + " view " + mc + " --max-memory 256M --frames 2");
+    EXPECT_EQ(r.rc, 0) << r.out;
+    EXPECT_NE(r.out.find("engine cpu:auto"), std::string::npos) << r.out;
+}
 
 // `view` chose its default engine before it knew the board: an unbounded pattern (a .mc from
 // Golly's HashLife folder) ran on cpu:bitpacked. Now the topology's default, as for `run`.

@@ -1,7 +1,6 @@
 // From a pattern and the user's overrides to a board, in named steps: the rule, the topology, the
-// size, where the cells go (as Golly places them); and back from a board to a pattern file.
-#include "tilelife/board_setup.hpp"
-#include "tilelife/quadtree.hpp"
+// size, where the cells go (as Golly places them).
+#include "tilelife/board.hpp"
 
 #include "tilelife/error.hpp"
 
@@ -96,46 +95,6 @@ std::string rule_for_output(const BoardSpec& spec) {
     RuleSpec rs{spec.rule, std::nullopt};
     if (spec.topology != Topology::unbounded) rs.grid = GridSuffix{spec.topology, spec.width, spec.height};
     return rs.to_string();
-}
-
-std::vector<Cell> golly_cells(const Engine& engine, Cell golly_offset) {
-    std::vector<Cell> cells = engine.live_cells();
-    if (golly_offset != Cell{})
-        for (Cell& c : cells) c = Cell{c.x + golly_offset.x, c.y + golly_offset.y};
-    return cells;
-}
-
-void write_board(OutputFormat format, const Engine& engine, const BoardPlan& plan, PatternMeta meta,
-                 const TextSink& sink) {
-    meta.rule = rule_for_output(plan.spec);
-    // Tree engines (unbounded, so no offset) write RLE and macrocell straight from their tree:
-    // a huge pattern is never listed.
-    if (format == OutputFormat::rle || format == OutputFormat::macrocell)
-        if (const auto tree = engine.quadtree(); tree && plan.golly_offset.x == 0 && plan.golly_offset.y == 0)
-            // RLE no larger than tilelife reads back (beyond it the tree says: write macrocell).
-            return sink(format == OutputFormat::rle ? format_rle_tree(*tree, meta, ReadLimits{}.max_file_bytes)
-                                                    : format_macrocell(*tree, meta.rule, meta.generation));
-    // A bounded board is written from its rows as bits (bit-packed engines hand over their words):
-    // no list of cells, 16 bytes each, for a dense board. Unbounded boards can be huge and sparse
-    // (a gun's glider stream): their live cells are listed.
-    if (plan.spec.topology != Topology::unbounded &&
-        (format == OutputFormat::rle || format == OutputFormat::plaintext)) {
-        const Box e = engine.extent();
-        const PackedRows rows{e.width, e.height, Cell{e.x + plan.golly_offset.x, e.y + plan.golly_offset.y},
-                              [&engine, e](std::int64_t y, std::int64_t n, std::uint64_t* words) {
-                                  engine.read_rows_packed(e.y + y, n, words);
-                              }};
-        if (format == OutputFormat::rle) write_rle(rows, meta, sink);
-        else write_plaintext(rows, meta, sink);
-        return;
-    }
-    sink(format_pattern(format, golly_cells(engine, plan.golly_offset), meta));
-}
-
-std::string format_board(OutputFormat format, const Engine& engine, const BoardPlan& plan, PatternMeta meta) {
-    std::string out;
-    write_board(format, engine, plan, std::move(meta), [&out](std::string_view text) { out += text; });
-    return out;
 }
 
 }  // namespace tilelife

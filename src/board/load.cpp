@@ -1,0 +1,313 @@
+// Loading a board (tilelife/board.hpp): read the source within limits from the budget, plan the
+// board, choose the engine, create it and put the pattern on it. An RLE file going onto a bounded
+// board is read straight into the board's rows as bits (BoardSink): one bit per board cell instead
+// of 16 bytes per live cell, and no sorting, moving or listing of cells; the engine takes the rows
+// with write_rows_packed. Anything else (other formats, unbounded boards, boards too large for bits)
+// is read into a cell list; both ways give the same board, errors and report.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <new>
+
+#include "core/huge_pages.hpp"
+#include "tilelife/board.hpp"
+#include "tilelife/error.hpp"
+#include "tilelife/quadtree.hpp"
+
+namespace tilelife {
+
+struct OpenedBoard::Rows {
+    ZeroedBytes words;  // the whole board's rows
+    std::int64_t first_row = 0, rows = 0, words_per_row = 0;
+};
+
+namespace {
+
+// What a streamed read produced: the plan, the counts, and the rows.
+struct Streamed {
+    BoardPlan plan;
+    std::int64_t population = 0;
+    Box bounding_box;
+    std::unique_ptr<OpenedBoard::Rows> rows;
+};
+
+// Receives an RLE file's runs and sets their bits on the planned bounded board.
+class BoardSink final : public CellSink {
+public:
+    BoardSink(const std::string& source, const BoardOverrides& overrides, std::int64_t budget)
+        : source_(source), overrides_(overrides), budget_(budget) {}
+
+    bool start(const Pattern& header) override {
+        try {
+            plan_ = plan_board(header, {}, overrides_, source_);
+        } catch (const InputError&) {
+            return false;  // the cell-list path reports it, after the file's own errors, as before
+        }
+        if (plan_.spec.topology == Topology::unbounded) return false;
+        w_ = plan_.spec.width;
+        h_ = plan_.spec.height;
+        nw_ = (w_ + 63) / 64;
+        std::int64_t bytes = 0;
+        if (__builtin_mul_overflow(nw_ * 8, h_, &bytes) || bytes > budget_ / 4) return false;
+        // Zeroed pages come lazily (a small pattern on a large board touches a few), large boards
+        // in huge pages.
+        words_ = ZeroedBytes(static_cast<std::size_t>(bytes));
+        if (!words_) return false;
+        header_ = header;
+        return true;
+    }
+
+    void add(const CellRun* runs, std::size_t count) override {
+        if (count == 0) return;
+        // Locals, not members, in the loop: the bit stores could alias members (uint64_t/int64_t).
+        const std::int64_t dx = plan_.offset.x, dy = plan_.offset.y, w = w_, h = h_, nw = nw_;
+        std::uint64_t* const words = static_cast<std::uint64_t*>(words_.data());
+        std::int64_t population = population_, x0 = x0_, x1 = x1_;
+        bool outside = outside_;
+        for (std::size_t k = 0; k < count; ++k) {
+            const CellRun& r = runs[k];
+            population += r.length;
+            x0 = std::min(x0, r.x);
+            x1 = std::max(x1, r.x + r.length - 1);
+            const std::int64_t x = r.x + dx, y = r.y + dy;
+            if (x < 0 || y < 0 || y >= h || r.length > w - x) [[unlikely]] {
+                outside = true;  // reported at the end, with the whole pattern's size
+                continue;
+            }
+            set_bits(words + y * nw, static_cast<std::uint64_t>(x), static_cast<std::uint64_t>(r.length));
+        }
+        population_ = population, x0_ = x0, x1_ = x1, outside_ = outside;
+        if (y0_ == kNone) y0_ = runs[0].y;  // runs come in (y, x) order
+        y1_ = runs[count - 1].y;
+    }
+
+    // The header start() saw.
+    const Pattern& header() const { return header_; }
+    bool started() const { return static_cast<bool>(words_); }
+
+    Streamed finish() {
+        Streamed b;
+        b.population = population_;
+        if (population_ > 0) b.bounding_box = Box{x0_, y0_, x1_ - x0_ + 1, y1_ - y0_ + 1};
+        if (outside_)  // the message place_on_bounded_board gives
+            throw InputError(located(source_, 0,
+                                     "the pattern (" + std::to_string(b.bounding_box.width) + "x" +
+                                         std::to_string(b.bounding_box.height) + ") does not fit the " +
+                                         std::to_string(w_) + "x" + std::to_string(h_) + " " +
+                                         std::string(to_string(plan_.spec.topology)) + " board"));
+        b.plan = std::move(plan_);
+        b.rows = std::make_unique<OpenedBoard::Rows>();
+        b.rows->words_per_row = nw_;
+        if (population_ > 0) {
+            b.rows->first_row = y0_ + b.plan.offset.y;
+            b.rows->rows = y1_ - y0_ + 1;
+        }
+        b.rows->words = std::move(words_);
+        return b;
+    }
+
+private:
+    static constexpr std::int64_t kNone = INT64_MIN;
+
+    // Sets `length` >= 1 bits of a row from bit `from`.
+    static void set_bits(std::uint64_t* row, std::uint64_t from, std::uint64_t length) {
+        const std::uint64_t bit = from % 64;
+        std::uint64_t* word = row + from / 64;
+        if (length <= 64 - bit) {  // within one word: most runs of a soup
+            *word |= (~std::uint64_t{0} >> (64 - length)) << bit;
+            return;
+        }
+        *word++ |= ~std::uint64_t{0} << bit;
+        for (length -= 64 - bit; length >= 64; length -= 64) *word++ = ~std::uint64_t{0};
+        if (length) *word |= ~std::uint64_t{0} >> (64 - length);
+    }
+
+    const std::string& source_;
+    const BoardOverrides& overrides_;
+    std::int64_t budget_;
+    Pattern header_;
+    BoardPlan plan_;
+    std::int64_t w_ = 0, h_ = 0, nw_ = 0;
+    ZeroedBytes words_;
+    std::int64_t population_ = 0;
+    std::int64_t x0_ = INT64_MAX, x1_ = INT64_MIN, y0_ = kNone, y1_ = kNone;
+    bool outside_ = false;
+};
+
+// What placing depends on: a line after the cells (a "#r" rule) must not have changed it.
+bool same_placement(const Pattern& a, const Pattern& b) {
+    return a.rule == b.rule && a.frame == b.frame && a.positioned == b.positioned;
+}
+
+std::string joined(const std::vector<std::string>& names) {
+    std::string out;
+    for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+    return out;
+}
+
+// A macrocell tree's placement needs its frame (readers that do not list a tree leave it empty).
+void frame_from_tree(Pattern& p) {
+    if (p.tree && p.frame.empty()) {
+        p.frame = p.tree->bounding_box();
+        p.positioned = true;
+    }
+}
+
+CellCount saturated(CellCount n) { return std::min<CellCount>(n, static_cast<CellCount>(INT64_MAX)); }
+
+}  // namespace
+
+std::int64_t default_memory_budget() {
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || page <= 0) return std::int64_t{1} << 32;
+    return static_cast<std::int64_t>(pages) * page / 2;
+}
+
+ReadLimits read_limits_for(std::int64_t budget) {
+    ReadLimits limits;
+    if (budget <= 0) return limits;
+    limits.max_cells = std::clamp<std::int64_t>(budget / 64, 1 << 20, limits.max_cells);
+    limits.max_file_bytes = std::clamp<std::int64_t>(budget / 8, 1 << 24, limits.max_file_bytes);
+    return limits;
+}
+
+Pattern read_source(const PatternSource& source, std::int64_t budget, bool list_tree_cells) {
+    ReadLimits limits = read_limits_for(budget > 0 ? budget : default_memory_budget());
+    limits.list_tree_cells = list_tree_cells;
+    if (source.pattern) return *source.pattern;
+    return source.text ? parse_pattern(*source.text, source.name, limits) : read_pattern(source.name, limits);
+}
+
+std::string resolve_engine(std::string_view choice, Topology topology) {
+    if (choice.empty() || choice == "auto") return default_engine("cpu", topology);
+    std::vector<std::string> names, backends;
+    for (const EngineInfo& e : registered_engines()) {
+        names.push_back(e.name);
+        if (std::find(backends.begin(), backends.end(), e.backend()) == backends.end()) backends.push_back(e.backend());
+    }
+    const std::string wanted(choice);
+    const std::string backend = wanted.substr(0, wanted.find(':'));
+    if (std::find(backends.begin(), backends.end(), backend) == backends.end())
+        throw InputError("this build of tilelife has no '" + backend + "' backend (it has: " + joined(backends) + ")");
+    if (wanted.find(':') == std::string::npos) return default_engine(backend, topology);
+    if (const auto info = find_engine(wanted)) return info->name;  // an alias names its engine
+    throw InputError("unknown backend/kernel '" + wanted + "' (available: " + joined(names) + ")");
+}
+
+OpenedBoard::OpenedBoard() = default;
+OpenedBoard::~OpenedBoard() = default;
+OpenedBoard::OpenedBoard(OpenedBoard&&) noexcept = default;
+OpenedBoard& OpenedBoard::operator=(OpenedBoard&&) noexcept = default;
+
+PatternMeta OpenedBoard::meta() const {
+    PatternMeta m = meta_of(pattern_);
+    m.rule = rule_for_output(plan_.spec);
+    return m;
+}
+
+OpenedBoard open_board(const BoardRequest& request) {
+    OpenedBoard b;
+    b.request_ = request;
+    if (b.request_.options.max_bytes <= 0) b.request_.options.max_bytes = default_memory_budget();
+    const std::int64_t budget = b.request_.options.max_bytes;
+    const std::string& source = b.request_.source.name;
+    const BoardOverrides& overrides = b.request_.overrides;
+    // An unknown backend or kernel is refused before the file is read.
+    (void)resolve_engine(b.request_.engine, Topology::torus);
+    // A macrocell file's tree is read as it is; its cells are listed only for engines that need them.
+    b.limits_ = read_limits_for(budget);
+    b.limits_.list_tree_cells = false;
+    const auto read = [&](CellSink* sink) {
+        return b.request_.source.text ? parse_pattern(*b.request_.source.text, source, b.limits_, sink)
+                                      : read_pattern(source, b.limits_, sink);
+    };
+    bool planned = false;
+    // Standard input cannot be read twice (below): it is read into a list.
+    if (b.request_.source.pattern) {
+        b.pattern_ = std::move(*b.request_.source.pattern);
+        b.request_.source.pattern.reset();
+    } else if (source != "-" || b.request_.source.text) {
+        BoardSink sink(source, overrides, budget);
+        b.pattern_ = read(&sink);
+        if (sink.started() && same_placement(sink.header(), b.pattern_)) {
+            Streamed st = sink.finish();
+            b.plan_ = std::move(st.plan);
+            b.population_ = st.population;
+            b.bounding_box_ = st.bounding_box;
+            b.rows_ = std::move(st.rows);
+            planned = true;
+        } else if (sink.started()) {
+            // Lines after the cells changed the placement: read again as a list.
+            b.pattern_ = read(nullptr);
+        }
+    } else {
+        b.pattern_ = read(nullptr);
+    }
+    if (!planned) {
+        frame_from_tree(b.pattern_);
+        b.population_ = b.pattern_.tree && b.pattern_.cells.empty()
+                            ? static_cast<std::int64_t>(saturated(b.pattern_.tree->population()))
+                            : static_cast<std::int64_t>(b.pattern_.cells.size());
+        b.bounding_box_ = b.pattern_.bounding_box();
+        b.plan_ = plan_board(b.pattern_, std::move(b.pattern_.cells), overrides, source);
+        b.pattern_.cells = {};
+    }
+    b.engine_name_ = resolve_engine(b.request_.engine, b.plan_.spec.topology);
+    return b;
+}
+
+std::unique_ptr<Engine> OpenedBoard::create_engine(std::optional<EngineOptions> options) {
+    const EngineOptions& o = options ? *options : request_.options;
+    const std::string& source = request_.source.name;
+    const auto named = [&](const InputError& e) { return InputError(located(source, 0, e.what())); };
+    std::unique_ptr<Engine> engine;
+    try {
+        engine = request_.factory ? request_.factory(plan_.spec, o) : tilelife::create_engine(engine_name_, plan_.spec, o);
+    } catch (const InputError& e) {
+        if (request_.factory) throw;  // about devices and ranks, not the pattern
+        throw named(e);
+    }
+    try {
+        if (rows_) {
+            if (rows_->rows > 0)
+                engine->write_rows_packed(
+                    rows_->first_row, rows_->rows,
+                    static_cast<const std::uint64_t*>(rows_->words.data()) + rows_->first_row * rows_->words_per_row);
+            rows_.reset();
+        } else if (pattern_.tree && pattern_.tree->root() != 0 && plan_.cells.empty()) {
+            // A tree whose cells were not listed: the unbounded plane keeps the file's coordinates,
+            // so tree engines take it whole; the rest get its cells, within the reader's limit.
+            if (plan_.spec.topology != Topology::unbounded || !engine->load_quadtree(*pattern_.tree)) {
+                if (pattern_.tree->population() > static_cast<CellCount>(limits_.max_cells))
+                    throw InputError("more than " + std::to_string(limits_.max_cells) + " live cells (the limit for " +
+                                     engine_name_ + "; cpu:hashlife runs such trees on the unbounded plane)");
+                Pattern placed = pattern_;
+                placed.tree.reset();
+                plan_ = plan_board(placed, pattern_.tree->cells(), request_.overrides, source);
+                engine->set_cells(plan_.cells);
+            }
+        } else {
+            engine->set_cells(plan_.cells);
+        }
+    } catch (const InputError& e) {
+        throw named(e);  // e.g. cells beyond the plane cpu:hashlife runs
+    }
+    plan_.cells = {};
+    return engine;
+}
+
+LoadedBoard load_board(const BoardRequest& request) {
+    OpenedBoard opened = open_board(request);
+    LoadedBoard b;
+    b.engine = opened.create_engine();
+    b.plan = opened.plan();
+    b.meta = opened.meta();
+    b.format = opened.pattern().format;
+    b.source = opened.source();
+    b.population = opened.population();
+    b.bounding_box = opened.bounding_box();
+    return b;
+}
+
+}  // namespace tilelife
