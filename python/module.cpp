@@ -262,6 +262,22 @@ std::vector<Cell> cells_from(py::handle obj) {
     return out;
 }
 
+// A generation count from Python: a whole number from 0 to 2^63 - 1, else a one-line TypeError or
+// ValueError (pybind11's own refusal lists every overload over several lines).
+std::int64_t generations_of(py::handle n, const char* what) {
+    if (py::isinstance<py::bool_>(n) || !PyIndex_Check(n.ptr()))
+        throw py::type_error(std::string(what) + "() takes a whole number of generations, not " +
+                             py::str(n.get_type().attr("__name__")).cast<std::string>());
+    const py::object v = py::reinterpret_steal<py::object>(PyNumber_Index(n.ptr()));
+    if (!v) throw py::error_already_set();
+    const std::string text = py::repr(v).cast<std::string>();
+    int overflow = 0;
+    const long long x = PyLong_AsLongLongAndOverflow(v.ptr(), &overflow);
+    if (overflow > 0) throw InputError(std::string(what) + "() takes at most 2^63 - 1 generations, not " + text);
+    if (overflow < 0 || x < 0) throw InputError(std::string(what) + "() takes 0 or more generations, not " + text);
+    return x;
+}
+
 struct Board {
     std::unique_ptr<std::atomic<bool>> interrupt = std::make_unique<std::atomic<bool>>(false);
     std::unique_ptr<Engine> engine;
@@ -270,6 +286,7 @@ struct Board {
     Cell golly_offset;                 // engine coordinate + offset = Golly's coordinate
     PatternMeta meta;                  // the loaded pattern's name, authors and comments, kept in saves
     std::string source;                // what it was loaded from (a .cells file's name when it has none)
+    EngineOptions options;             // what the engine was made with (copies are made alike)
     std::mutex mutex;                  // one call into the engine at a time (the GIL is released in them)
     std::int64_t chunk = 1;            // generations per engine call while Ctrl+C is watched (step())
 
@@ -443,6 +460,33 @@ struct Board {
     }
     std::string to_rle() { return formatted(OutputFormat::rle, {}); }
 
+    // An independent board alike: the same engine, board, cells, generation and metadata. A tree
+    // engine's tree is handed over whole (trees are immutable), other engines get the live cells.
+    std::unique_ptr<Board> copy() {
+        auto c = std::make_unique<Board>();
+        c->spec = spec;
+        c->golly_offset = golly_offset;
+        c->meta = meta;
+        c->source = source;
+        c->options = options;
+        c->options.interrupt = c->interrupt.get();
+        locked_nogil([&] {
+            c->base_generation = base_generation + engine->generation();
+            c->engine = create_engine(engine->name(), spec, c->options);
+            const auto tree = engine->quadtree();
+            if (!(tree && c->engine->load_quadtree(*tree))) c->engine->set_cells(engine->live_cells());
+        });
+        return c;
+    }
+
+    // The board as pattern text in a format named as --format names it ("rle", "cells", "mc").
+    std::string text(const std::string& name) {
+        const auto format = output_format_named(name);
+        if (!format || *format == OutputFormat::png)
+            throw InputError("'" + name + "' is not a pattern format (rle, cells or mc)");
+        return formatted(*format, {});
+    }
+
     // Any pattern format the CLI writes, by the name's extension (.rle, .cells, .mc, each also .gz),
     // through the board layer's save_board (atomic; from the tree, rows of bits or cells).
     void save(const std::string& path) {
@@ -468,7 +512,7 @@ std::unique_ptr<Board> new_board(const std::string& rule, const py::kwargs& kw) 
                          " board needs a size: size=(width, height), or a rule suffix such as B3/S23:T64,64");
     Pattern empty;
     empty.rule = rule;
-    return board_from_source(PatternSource{"Board()", std::nullopt, std::move(empty)}, kw);
+    return board_from_source(PatternSource{"", std::nullopt, std::move(empty)}, kw);
 }
 
 // A board holding a pattern source, through the board layer (the CLI's reading, placement, engine
@@ -489,6 +533,7 @@ std::unique_ptr<Board> board_from_source(PatternSource source, const py::kwargs&
     o.max_bytes = opened.budget();
     o.interrupt = b->interrupt.get();
     b->engine = opened.create_engine(o);
+    b->options = o;
     b->spec = opened.spec();
     b->golly_offset = opened.plan().golly_offset;
     b->base_generation = opened.pattern().generation;
@@ -613,7 +658,7 @@ PYBIND11_MODULE(_tilelife, m) {
         }
     });
 
-    py::class_<Pattern>(m, "Pattern", "A pattern as read from a file or text: cells in the file's coordinates and metadata.")
+    py::class_<Pattern>(m, "PatternFile", "A pattern file as read (read_pattern): cells in the file's coordinates and its metadata.")
         .def_property_readonly("cells", [](const Pattern& p) { return cells_array(std::vector<Cell>(p.cells)); },
                                "live cells, an (N, 2) int64 array of x, y sorted by (y, x)")
         .def_property_readonly("format", [](const Pattern& p) { return std::string(to_string(p.format)); })
@@ -630,7 +675,7 @@ PYBIND11_MODULE(_tilelife, m) {
             return b.empty() ? py::object(py::none()) : py::object(box_tuple(b));
         })
         .def("__repr__", [](const Pattern& p) {
-            return "<tilelife.Pattern " + std::string(to_string(p.format)) + (p.name.empty() ? "" : " '" + p.name + "'") +
+            return "<tilelife.PatternFile " + std::string(to_string(p.format)) + (p.name.empty() ? "" : " '" + p.name + "'") +
                    ", " + std::to_string(p.cells.size()) + " cells" + (p.rule ? ", rule " + *p.rule : "") + ">";
         });
 
@@ -670,7 +715,7 @@ backend name for its default engine (default: the CPU's). Other keywords are eng
                         return board_from_source(PatternSource{"<string>", text, std::nullopt}, kw);
                     },
                     py::arg("text"), "Board.parse(text, **same as load): a board holding pattern text (RLE, plaintext, ...).")
-        .def("step", &Board::step, py::arg("generations") = 1,
+        .def("step", [](Board& b, py::handle n) { b.step(generations_of(n, "step")); }, py::arg("generations") = 1,
              "Advances the board. Releases the GIL; Ctrl+C stops it at a generation boundary (KeyboardInterrupt).")
         .def_property_readonly("generation", &Board::generation)
         .def_property_readonly("population", &Board::population)
@@ -701,6 +746,23 @@ backend name for its default engine (default: the CPU's). Other keywords are eng
         .def("describe", [](Board& b) { return description_dict(b.locked([&] { return b.engine->describe(); })); },
              "What the engine is and chose (device, work-group, tiles, memory, properties) as a dict.")
         .def("to_rle", &Board::to_rle, "The board as RLE text, as Golly writes it (Golly's coordinates).")
+        .def("text", &Board::text, py::arg("format") = "rle",
+             "The board as pattern text: format \"rle\", \"cells\" or \"mc\" (what save() writes).")
+        .def("copy", &Board::copy, "An independent board alike: same engine, board, cells, generation, metadata.")
+        .def("__copy__", &Board::copy)
+        .def("__deepcopy__", [](Board& b, py::handle) { return b.copy(); })
+        .def(py::pickle(
+            [](Board& b) {
+                // Macrocell for tree engines (any size), RLE otherwise (positions and the :T/:P suffix).
+                const bool tree = b.locked([&] { return static_cast<bool>(b.engine->quadtree()); });
+                return py::make_tuple(b.text(tree ? "mc" : "rle"), b.locked([&] { return b.engine->name(); }));
+            },
+            [](py::tuple state) {
+                if (state.size() != 2) throw InputError("not a pickled tilelife.Board");
+                py::kwargs kw;
+                kw["engine"] = state[1];
+                return board_from_source(PatternSource{"<pickle>", state[0].cast<std::string>(), std::nullopt}, kw);
+            }))
         .def("save", [](Board& b, py::object path) { b.save(path_text(path)); }, py::arg("path"),
              "Writes the board atomically as .rle, .cells or .mc (each also .gz), as `tilelife run -o` writes it.")
         .def("__repr__", [](Board& b) {

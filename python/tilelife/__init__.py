@@ -13,7 +13,9 @@ Boards run on any engine of the build (``tilelife.engines()``): ``engine="cpu:re
 ``tilelife.RuntimeError`` (a failure running good input), both ``tilelife.Error``, with the
 same one-line reasons the CLI prints. Golly's verbs (``load``, ``run``, ``getcells``,
 ``putcells``, ``getpop``, ``getgen``, ``getrect``, ``evolve``, ``transform``) are thin functions
-over the same boards. docs/python.md has the whole API.
+over the same boards. ``Pattern`` is lifelib's model beside them: an immutable pattern with
+``p[n]``, ``|``, ``&``, ``-``, ``^``, ``shift``, ``transform`` and ``oscar()``. docs/python.md has
+the whole API.
 """
 
 import numpy as _np
@@ -22,7 +24,7 @@ from ._tilelife import (  # noqa: F401  (re-exported)
     Board,
     Error,
     InputError,
-    Pattern,
+    PatternFile,
     RuntimeError,
     __version__,
     backends,
@@ -34,23 +36,27 @@ from ._tilelife import (  # noqa: F401  (re-exported)
     read_pattern,
 )
 
-for _cls in (Board, Pattern):
+from .pattern import Pattern
+
+for _cls in (Board, PatternFile, Pattern):
     _cls.__module__ = "tilelife"
 
 __all__ = [
-    "Board", "Pattern", "Error", "InputError", "RuntimeError", "__version__",
+    "Board", "Pattern", "PatternFile", "Error", "InputError", "RuntimeError", "__version__",
     "engines", "default_engine", "devices", "backends", "canonical_rule", "read_pattern", "parse_pattern",
     "load", "parse", "run", "getcells", "putcells", "getpop", "getgen", "getrect", "evolve", "transform",
 ]
 
 
 def load(source, **options):
-    """A board holding a pattern file, a ``random:WxH[:density[:seed]]`` spec or a Pattern.
+    """A board holding a pattern file, a ``random:WxH[:density[:seed]]`` spec, a PatternFile or a Pattern.
 
     Keywords as for Board (rule, topology, size, engine, engine parameters, ...); rule, topology and
     size override the file's, as the CLI's --rule/--topology/--size do. Unlike Golly's ``load``, which
     returns a cell list, this returns the Board (``getcells(board)`` gives the cells).
     """
+    if isinstance(source, Pattern):
+        return Board.parse(source.text("mc"), **options)
     return Board.load(source, **options)
 
 
@@ -61,12 +67,22 @@ def parse(text, **options):
 
 def run(board, generations):
     """Golly's ``run``: advances the board by ``generations``."""
+    _check_board(board, "run")
     board.step(generations)
+
+
+def _check_board(board, verb):
+    if not isinstance(board, Board):
+        raise TypeError(f"{verb}() takes a tilelife.Board first (tilelife.load(...) makes one), "
+                        f"not {type(board).__name__}")
 
 
 def getcells(board, rect=None):
     """Golly's ``getcells``: the live cells (inside ``rect=(x, y, w, h)``) as an (N, 2) array."""
-    return board.cells(rect)
+    _check_board(board, "getcells")
+    if rect is not None and (isinstance(rect, (str, bytes)) or len(rect) not in (0, 4)):
+        raise TypeError(f"getcells(board, rect): rect is (x, y, width, height) or None, not {rect!r}")
+    return board.cells(rect if rect is None or len(rect) else None)
 
 
 def transform(cells, x0=0, y0=0, A=1, B=0, C=0, D=1):
@@ -78,23 +94,48 @@ def transform(cells, x0=0, y0=0, A=1, B=0, C=0, D=1):
     return out
 
 
-def putcells(board, cells, x0=0, y0=0, A=1, B=0, C=0, D=1):
-    """Golly's ``putcells`` (mode "or"): makes the cells, transformed as ``transform`` does, alive."""
-    board.set_cells(transform(cells, x0, y0, A, B, C, D))
+PUTCELLS_MODES = ("or", "xor", "copy", "and", "not")
+
+
+def putcells(board, cells, x0=0, y0=0, A=1, B=0, C=0, D=1, mode="or"):
+    """Golly's ``putcells``: pastes the cells, transformed as ``transform`` does, in Golly's modes:
+    "or" makes them alive, "xor" toggles them, "not" kills them; for a list of live cells Golly's
+    "copy" is "or" and its "and" changes nothing, and so they are here."""
+    _check_board(board, "putcells")
+    if not isinstance(mode, str) or mode.lower() not in PUTCELLS_MODES:
+        raise InputError(f"putcells mode {mode!r} is not one of {', '.join(PUTCELLS_MODES)}")
+    mode = mode.lower()
+    placed = transform(cells, x0, y0, A, B, C, D)
+    if mode == "and" or len(placed) == 0:
+        return
+    if mode in ("or", "copy"):
+        board.set_cells(placed)
+    elif mode == "not":
+        board.set_cells(placed, alive=False)
+    else:  # xor: the live ones die, the rest are born
+        lo, hi = placed.min(axis=0), placed.max(axis=0)
+        alive = board.cells((int(lo[0]), int(lo[1]), int(hi[0] - lo[0] + 1), int(hi[1] - lo[1] + 1)))
+        from .pattern import _cells, _keys
+        keys, live = _np.unique(_keys(placed)), _keys(alive)
+        board.set_cells(_cells(_np.intersect1d(keys, live, assume_unique=True)), alive=False)
+        board.set_cells(_cells(_np.setdiff1d(keys, live, assume_unique=True)))
 
 
 def getpop(board):
     """Golly's ``getpop``, as an int."""
+    _check_board(board, "getpop")
     return board.population
 
 
 def getgen(board):
     """Golly's ``getgen``, as an int."""
+    _check_board(board, "getgen")
     return board.generation
 
 
 def getrect(board):
     """Golly's ``getrect``: [x, y, width, height] of the live cells, [] when there are none."""
+    _check_board(board, "getrect")
     box = board.bounding_box
     return [] if box is None else list(box)
 

@@ -260,7 +260,10 @@ OpenedBoard open_board(const BoardRequest& request) {
 std::unique_ptr<Engine> OpenedBoard::create_engine(std::optional<EngineOptions> options) {
     const EngineOptions& o = options ? *options : request_.options;
     const std::string& source = request_.source.name;
-    const auto named = [&](const InputError& e) { return InputError(located(source, 0, e.what())); };
+    // A board made without a pattern (an empty source name) has nothing to name.
+    const auto named = [&](const InputError& e) {
+        return source.empty() ? InputError(e.what()) : InputError(located(source, 0, e.what()));
+    };
     std::unique_ptr<Engine> engine;
     try {
         engine = request_.factory ? request_.factory(plan_.spec, o) : tilelife::create_engine(engine_name_, plan_.spec, o);

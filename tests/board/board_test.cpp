@@ -136,8 +136,12 @@ TEST(BoardLayer, SavesEveryPatternFormat) {
         const std::string out = dir.path() + "/" + name;
         save_board(output_target(out), *b.engine, b.plan, m);
         const Pattern back = read_pattern(out);
+        if (back.format == PatternFormat::plaintext) {  // no position in the format: the shape
+            EXPECT_CELLS(test::normalised(b.engine->live_cells()), back.cells) << name;
+            continue;
+        }
         EXPECT_CELLS(b.engine->live_cells(), back.cells) << name;
-        if (back.format != PatternFormat::plaintext) EXPECT_EQ(back.generation, 4) << name;
+        EXPECT_EQ(back.generation, 4) << name;
     }
     const Pattern rle = read_pattern(dir.path() + "/g.rle");
     EXPECT_EQ(rle.name, "glider");
