@@ -1,5 +1,7 @@
-"""Builds tilelife's Python module with the project's CMake build (only the module's targets) for
-`pip install .` (see pyproject.toml). Environment:
+"""Builds tilelife's Python module and the `tilelife` command with the project's CMake build (only
+their targets) for `pip install .` (see pyproject.toml): the command goes into the package (_bin/,
+with its modules in _bin/lib/tilelife as in a build tree) and onto PATH as a console script
+(tilelife._cli). Environment:
   TILELIFE_CMAKE_BUILD_DIR  an already configured CMake build directory to build the module in
                             (instead of configuring a fresh one under build-pip/)
   TILELIFE_CMAKE_ARGS       extra configure arguments, e.g. "-DTILELIFE_OPENCL=OFF"
@@ -29,14 +31,22 @@ class CMakeBuild(build_ext):
             configure += shlex.split(os.environ.get("TILELIFE_CMAKE_ARGS", ""))
             subprocess.run(configure, check=True)
         jobs = os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL", str(os.cpu_count() or 2))
-        subprocess.run(["cmake", "--build", str(build_dir), "--target", "tilelife_python", "-j", jobs], check=True)
+        subprocess.run(["cmake", "--build", str(build_dir), "--target", "tilelife_python", "tilelife_cli", "-j", jobs],
+                       check=True)
         built = sorted((build_dir / "python" / "tilelife").glob("_tilelife*.so"))
         if not built:
-            sys.exit(f"setup.py: the CMake build in {build_dir} made no Python module "
-                     "(its configure step says why: Python headers or pybind11 missing?)")
+            sys.exit(f"setup.py: the CMake build in {build_dir} made no Python module for {sys.executable}: it needs "
+                     "this Python's headers (Debian: python3-dev), pybind11 (pybind11-dev) and NumPy (python3-numpy); "
+                     "the configure step above says which was missing")
         target = pathlib.Path(self.get_ext_fullpath(ext.name))
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(built[0], target)
+        # The command and its modules, laid out as in a build tree so that it finds them beside itself.
+        bin_dir = target.parent / "_bin"
+        (bin_dir / "lib" / "tilelife").mkdir(parents=True, exist_ok=True)
+        shutil.copy2(build_dir / "tilelife", bin_dir / "tilelife")
+        for module in (build_dir / "lib" / "tilelife").glob("*.so"):
+            shutil.copy2(module, bin_dir / "lib" / "tilelife" / module.name)
 
 
 setup(

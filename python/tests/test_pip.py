@@ -50,4 +50,14 @@ print(tilelife.__version__, b.cells().tolist())
         str(target / "tilelife" / "__init__.py"),
         f"{tilelife.__version__} [[2, 1], [3, 2], [1, 3], [2, 3], [3, 3]]"]
     installed = sorted(p.name for p in (target / "tilelife").iterdir() if p.name != "__pycache__")
-    assert len(installed) == 2 and installed[0] == "__init__.py" and installed[1].startswith("_tilelife.")
+    assert [n for n in installed if not n.startswith("_tilelife.")] == ["__init__.py", "_bin", "_cli.py", "pattern.py"]
+    assert any(n.startswith("_tilelife.") for n in installed)
+    # The `tilelife` command comes with it, as a console script on the environment's PATH.
+    script = target / "bin" / "tilelife"
+    assert script.is_file(), sorted(p.name for p in target.iterdir())
+    run = subprocess.run([str(script), "run", str(PATTERNS / "glider.rle"), "-g", "4", "-o", "-", "--format", "rle",
+                          "-q"], env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines()[-2:] == ["x = 3, y = 3, rule = B3/S23", "bo$2bo$3o!"]
+    version = subprocess.run([str(script), "--version"], env=env, capture_output=True, text=True, timeout=60)
+    assert version.stdout.split() == ["tilelife", tilelife.__version__]
