@@ -103,19 +103,16 @@ std::vector<std::string> option_names(const CLI::App& app) {
 }
 
 // Every --rule is checked as it is parsed, so that `-r ""` is refused like any other bad rule
-// rather than taken for "not given".
+// rather than taken for "not given". parse_rule's InputError passes through CLI11 (which catches
+// only its own ValidationError), so the message is the library's, as for any other bad input.
 void check_rules(CLI::App& app) {
     for (CLI::App* sub : every_subcommand(app)) {
         CLI::Option* rule = sub->get_option_no_throw("--rule");
         if (!rule) continue;
         rule->check(CLI::Validator(
             [](std::string& text) -> std::string {
-                try {
-                    (void)tilelife::parse_rule(text);
-                    return {};
-                } catch (const tilelife::InputError& e) {
-                    return e.what();
-                }
+                (void)tilelife::parse_rule(text);
+                return {};
             },
             "", "rule"));
     }
