@@ -107,6 +107,7 @@ constexpr NamedRule kNamedRules[] = {
     {"DryLife", "B37/S23"},
     {"HoneyLife", "B38/S238"},
     {"Pseudo Life", "B357/S238"},
+    {"Iceballs", "B25678/S5678"},  // Golly's Life-Like/ice-nine.rle: "an iceball forms"
 };
 
 // Names of rules that are not Life-like, so that they get a precise refusal rather than "unknown".

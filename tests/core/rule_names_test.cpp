@@ -72,7 +72,7 @@ INSTANTIATE_TEST_SUITE_P(
         NameCase{"Assimilation", "B345/S4567"}, NameCase{"Holstein", "B35678/S4678"}, NameCase{"Gnarl", "B1/S1"},
         NameCase{"DotLife", "B3/S023"}, NameCase{"EightLife", "B3/S238"}, NameCase{"Pedestrian Life", "B38/S23"},
         NameCase{"DryLife", "B37/S23"}, NameCase{"HoneyLife", "B38/S238"}, NameCase{"PseudoLife", "B357/S238"},
-        NameCase{"Pseudo Life", "B357/S238"}));
+        NameCase{"Pseudo Life", "B357/S238"}, NameCase{"Iceballs", "B25678/S5678"}));
 
 struct Refusal {
     const char* text;
