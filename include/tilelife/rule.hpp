@@ -46,9 +46,12 @@ struct RuleSpec {
     std::string to_string() const;
 };
 
-// Parses "B3/S23", "b3s23", "B36/S23", "B2/S", "23/3" (S/B), "Life", optionally with ":Tw,h" / ":Pw,h".
-// Throws InputError("bad rule 'TEXT': reason") for anything else, including multi-state rules and
-// Golly topologies we do not support (:K, :C, :S, shifted tori, zero dimensions).
+// Parses "B3/S23", "b3s23", "B36/S23", "B2/S", "B3_S23", "23/3" (S/B), and the names Golly and LifeWiki
+// give Life-like rules ("Life", "HighLife", "Day & Night", "Seeds", ..., case-insensitive; README.md
+// lists them), optionally with ":Tw,h" / ":Pw,h". Throws InputError("bad rule 'TEXT': reason") for
+// anything else, naming what it is when it is a known kind (Generations, Larger than Life, Hensel
+// non-totalistic, von Neumann / hexagonal, MAP, rule tables) and the Golly topologies we do not
+// support (:K, :C, :S, shifted tori, zero dimensions).
 RuleSpec parse_rule(std::string_view text);
 
 }  // namespace tilelife

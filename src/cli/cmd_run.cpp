@@ -15,6 +15,7 @@
 #include "cli/json.hpp"
 #include "cli/mpi_session.hpp"
 #include "cli/progress.hpp"
+#include "cli/units.hpp"
 #include "image/image.hpp"
 #include "cli/outputs.hpp"
 #include "tilelife/board.hpp"
@@ -249,15 +250,6 @@ Stepped step_with_events(Engine& engine, std::int64_t gens, Events& ev, Progress
     return st;
 }
 
-std::string human_rate(double r) {
-    char buf[64];
-    if (r >= 1e12) std::snprintf(buf, sizeof buf, "%.2f T", r / 1e12);
-    else if (r >= 1e9) std::snprintf(buf, sizeof buf, "%.2f G", r / 1e9);
-    else if (r >= 1e6) std::snprintf(buf, sizeof buf, "%.2f M", r / 1e6);
-    else std::snprintf(buf, sizeof buf, "%.0f ", r);
-    return buf;
-}
-
 struct Report {
     const RunSettings& settings;
     const Job& job;
@@ -311,7 +303,7 @@ void report_text(const Report& r, std::FILE* out) {
     std::fprintf(out, "generation      %" PRId64 "\n", p.generation + r.engine.generation());
     std::fprintf(out, "population      %" PRId64 "\n", r.engine.population());
     std::fprintf(out, "seconds         %.6f\n", r.stepped.seconds);
-    std::fprintf(out, "cell-updates/s  %scell-updates/s (%.4g)\n", human_rate(rate).c_str(), rate);
+    std::fprintf(out, "cell-updates/s  %scell-updates/s (%.4g)\n", si_prefixed(rate).c_str(), rate);
     if (r.settings.output) std::fprintf(out, "output          %s\n", r.settings.output->path.c_str());
     if (r.gif) std::fprintf(out, "gif             %s (%" PRId64 " frames)\n", r.gif->path().c_str(), r.gif->frames());
     if (r.checkpoints) std::fprintf(out, "checkpoint      %s\n", r.checkpoints->path().c_str());

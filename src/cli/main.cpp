@@ -1,14 +1,17 @@
 // tilelife: the command line. Exit codes: 0 ok, 2 usage or bad input, 1 runtime failure.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstring>
 #include <iostream>
 #include <new>
 #include <optional>
 
+#include "cli/cli_docs.hpp"
 #include "cli/commands.hpp"
 #include "cli/mpi_session.hpp"
 #include "tilelife/builtin.hpp"
 #include "tilelife/error.hpp"
+#include "tilelife/rule.hpp"
 
 namespace {
 
@@ -23,19 +26,96 @@ std::vector<CLI::App*> every_subcommand(CLI::App& app) {
     return app.get_subcommands(all);
 }
 
-std::string subcommand_names(CLI::App& app) {
-    std::string names;
-    for (const CLI::App* sub : every_subcommand(app)) names += (names.empty() ? "" : ", ") + sub->get_name();
+std::vector<std::string> visible_subcommand_names(CLI::App& app) {
+    std::vector<std::string> names;
+    for (const CLI::App* sub : every_subcommand(app))
+        if (!sub->get_group().empty()) names.push_back(sub->get_name());
     return names;
 }
 
-// A first word that is not an option and not a subcommand ("tilelife runn x"): say so, instead of
+std::string subcommand_names(CLI::App& app) {
+    std::string names;
+    for (const std::string& name : visible_subcommand_names(app)) names += (names.empty() ? "" : ", ") + name;
+    return names;
+}
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diag = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diag = up;
+        }
+    }
+    return row[b.size()];
+}
+
+// The candidate a mistyped word most likely meant: the only one it is a prefix of ("--gen" ->
+// "--gens"), else the nearest within two edits, fewer for short words ("rnu" -> "run", but "-x" is
+// not taken for "-h"); empty when none is close.
+std::string closest(const std::string& word, const std::vector<std::string>& candidates) {
+    std::vector<std::string> extending;
+    for (const std::string& c : candidates)
+        if (c.size() > word.size() && c.compare(0, word.size(), word) == 0) extending.push_back(c);
+    if (extending.size() == 1 && word.find_first_not_of('-') != std::string::npos) return extending.front();
+    const std::size_t letters = word.size() - std::min(word.find_first_not_of('-'), word.size());
+    std::string best;
+    std::size_t best_distance = std::min<std::size_t>(2, letters > 0 ? letters - 1 : 0) + 1;  // exclusive
+    for (const std::string& c : candidates) {
+        const std::size_t d = edit_distance(word, c);
+        if (d < best_distance) best_distance = d, best = c;
+    }
+    return best;
+}
+
+// A first word that is not an option and not a subcommand ("tilelife rnu x"): say so, instead of
 // CLI11's "a subcommand is required".
 const char* unknown_subcommand(CLI::App& app, int argc, char** argv) {
     if (argc < 2 || argv[1][0] == '-') return nullptr;
     for (const CLI::App* sub : every_subcommand(app))
         if (sub->check_name(argv[1])) return nullptr;
     return argv[1];
+}
+
+// The first word CLI11 left over that looks like an option ("--gen" of "--gen=5" or "--gen 5").
+std::string unknown_option(CLI::App& app, CLI::App* sub) {
+    for (const CLI::App* a : {static_cast<const CLI::App*>(sub), static_cast<const CLI::App*>(&app)}) {
+        if (!a) continue;
+        for (const std::string& w : a->remaining()) {
+            if (w.size() < 2 || w[0] != '-' || std::isdigit(static_cast<unsigned char>(w[1]))) continue;
+            return w.substr(0, w.find('='));
+        }
+    }
+    return {};
+}
+
+std::vector<std::string> option_names(const CLI::App& app) {
+    std::vector<std::string> names;
+    for (const CLI::Option* o : app.get_options([](const CLI::Option* o) { return !o->get_group().empty(); })) {
+        for (const std::string& l : o->get_lnames()) names.push_back("--" + l);
+        for (const std::string& s : o->get_snames()) names.push_back("-" + s);
+    }
+    return names;
+}
+
+// Every --rule is checked as it is parsed, so that `-r ""` is refused like any other bad rule
+// rather than taken for "not given". parse_rule's InputError passes through CLI11 (which catches
+// only its own ValidationError), so the message is the library's, as for any other bad input.
+void check_rules(CLI::App& app) {
+    for (CLI::App* sub : every_subcommand(app)) {
+        CLI::Option* rule = sub->get_option_no_throw("--rule");
+        if (!rule) continue;
+        rule->check(CLI::Validator(
+            [](std::string& text) -> std::string {
+                (void)tilelife::parse_rule(text);
+                return {};
+            },
+            "", "rule"));
+    }
 }
 
 int fail(int code, const std::string& message, CLI::App* command) {
@@ -57,8 +137,26 @@ int run_cli(int argc, char** argv) {
     cli::add_devices(app, exit_code);
     cli::add_bench(app, exit_code);
     cli::add_view(app, exit_code);
+    // `tilelife help run` is `tilelife run --help`, `tilelife help` is `tilelife --help`: the words are
+    // rewritten before parsing, so the two print the same. This entry is what --help, the man page
+    // and the completions show.
+    app.add_subcommand("help", "print the help of a subcommand (tilelife help run = tilelife run --help)")
+        ->add_option("subcommand", "the subcommand whose help to print");
+    cli::add_generate_docs(app);
+    check_rules(app);
+    std::vector<char*> args(argv, argv + argc);
+    static char help_flag[] = "--help";
+    if (args.size() >= 2 && std::strcmp(args[1], "help") == 0 && (args.size() == 2 || args[2][0] != '-')) {
+        args.erase(args.begin() + 1);
+        if (args.size() > 2) args.resize(2);
+        args.push_back(help_flag);
+    }
+    argc = static_cast<int>(args.size());
+    argv = args.data();
     if (const char* word = unknown_subcommand(app, argc, argv)) {
-        std::cerr << "tilelife: unknown subcommand '" << word << "' (subcommands: " << subcommand_names(app)
+        const std::string close = closest(word, visible_subcommand_names(app));
+        std::cerr << "tilelife: unknown subcommand '" << word << "' ("
+                  << (close.empty() ? "" : "did you mean " + close + "?; ") << "subcommands: " << subcommand_names(app)
                   << "; see tilelife --help)\n";
         return 2;
     }
@@ -70,6 +168,19 @@ int run_cli(int argc, char** argv) {
         return app.exit(e);
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
+    } catch (const CLI::ExtrasError& e) {
+        // An unknown option: name it and the option it most likely meant.
+        CLI::App* sub = chosen_subcommand(app);
+        const std::string word = unknown_option(app, sub);
+        const std::string where = sub ? sub->get_name() + " " : "";
+        if (word.empty()) {
+            std::cerr << "tilelife: " << e.what() << " (see tilelife " << where << "--help)\n";
+            return 2;
+        }
+        const std::string close = closest(word, option_names(sub ? *sub : app));
+        std::cerr << "tilelife: unknown option '" << word << "' for tilelife " << where << "("
+                  << (close.empty() ? "" : "did you mean " + close + "?; ") << "see tilelife " << where << "--help)\n";
+        return 2;
     } catch (const CLI::ParseError& e) {
         // Usage errors are bad input too: one line, exit 2, pointing to the help of the subcommand.
         const CLI::App* sub = chosen_subcommand(app);

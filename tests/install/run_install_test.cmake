@@ -29,6 +29,13 @@ file(REMOVE_RECURSE ${WORK_DIR})
 file(MAKE_DIRECTORY ${WORK_DIR})
 run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix} WHAT "cmake --install")
 
+# The man page and completions the build wrote from the CLI's definitions (src/cli/cli_docs.cpp).
+foreach(doc share/man/man1/tilelife.1 share/bash-completion/completions/tilelife share/zsh/site-functions/_tilelife)
+  if(NOT EXISTS ${prefix}/${doc})
+    message(FATAL_ERROR "cmake --install did not install ${doc}")
+  endif()
+endforeach()
+
 # What the glider (patterns/glider.rle) is after 4 generations: the same shape, one cell down-right.
 set(glider ${SOURCE_DIR}/patterns/glider.rle)
 string(CONCAT expected

@@ -1,0 +1,276 @@
+#include "cli/cli_docs.hpp"
+
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <vector>
+
+#include "tilelife/error.hpp"
+
+namespace tilelife::cli {
+namespace {
+
+// What --help shows: subcommands and options with a group (an empty group hides them).
+std::vector<const CLI::App*> visible_subcommands(const CLI::App& app) {
+    std::vector<const CLI::App*> out;
+    for (const CLI::App* sub : app.get_subcommands([](const CLI::App* s) { return !s->get_group().empty(); }))
+        out.push_back(sub);
+    return out;
+}
+
+std::vector<const CLI::Option*> visible_options(const CLI::App& app) {
+    return app.get_options([](const CLI::Option* o) { return !o->get_group().empty(); });
+}
+
+std::vector<std::string> option_names(const CLI::Option& o) {
+    std::vector<std::string> names;
+    for (const std::string& s : o.get_snames()) names.push_back("-" + s);
+    for (const std::string& l : o.get_lnames()) names.push_back("--" + l);
+    return names;
+}
+
+bool takes_value(const CLI::Option& o) { return o.get_expected_min() > 0; }
+
+std::string positional_name(const CLI::Option& o) {
+    std::string name = o.get_name(true);
+    for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return name;
+}
+
+// The app's description without its "tilelife - " lead.
+std::string summary_of(const CLI::App& app) {
+    std::string d = app.get_description();
+    const std::string lead = "tilelife - ";
+    if (d.rfind(lead, 0) == 0) d.erase(0, lead.size());
+    return d;
+}
+
+// Text for troff: backslashes and hyphens escaped (a plain '-' may render as a typographic hyphen,
+// which breaks copying "--gens"), non-ASCII as \[uXXXX], newlines as blanks, and a leading '.' or '\''
+// kept from being read as a request.
+std::string troff(const std::string& text) {
+    std::string out;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c == '\\') out += "\\e";
+        else if (c == '-') out += "\\-";
+        else if (c == '\n') out += ' ';
+        else if (c < 0x80) out += static_cast<char>(c);
+        else {
+            // One UTF-8 sequence (the descriptions are UTF-8).
+            const int extra = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : 1;
+            unsigned cp = c & (0x3fu >> extra);
+            for (int k = 0; k < extra && i + 1 < text.size(); ++k) cp = (cp << 6) | (text[++i] & 0x3fu);
+            char buf[16];
+            std::snprintf(buf, sizeof buf, "\\[u%04X]", cp);
+            out += buf;
+        }
+    }
+    if (!out.empty() && (out[0] == '.' || out[0] == '\'')) out.insert(0, "\\&");
+    return out;
+}
+
+std::string man_option(const CLI::Option& o) {
+    std::string s = ".TP\n";
+    const std::vector<std::string> names = option_names(o);
+    for (std::size_t i = 0; i < names.size(); ++i) s += (i ? ", " : "") + ("\\fB" + troff(names[i]) + "\\fR");
+    if (takes_value(o) && !o.get_type_name().empty()) s += " \\fI" + troff(o.get_type_name()) + "\\fR";
+    s += "\n" + troff(o.get_description());
+    if (!o.get_default_str().empty()) s += " (default: " + troff(o.get_default_str()) + ")";
+    return s + "\n";
+}
+
+// Words for a shell: a single-quoted string ('\'' for a quote inside).
+std::string sh_quote(const std::string& s) {
+    std::string out = "'";
+    for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+std::string joined(const std::vector<std::string>& words, const std::string& sep) {
+    std::string out;
+    for (const std::string& w : words) out += (out.empty() ? "" : sep) + w;
+    return out;
+}
+
+// zsh _arguments descriptions are inside [...]: brackets and backslashes need escaping.
+std::string zsh_bracketed(const std::string& text) {
+    std::string out;
+    for (char c : text) {
+        if (c == '[' || c == ']' || c == '\\') out += '\\';
+        if (c == '\n') c = ' ';
+        out += c;
+    }
+    return out;
+}
+
+// zsh _describe entries are "name:description": a colon in the name would need escaping (none do).
+std::string zsh_message(const std::string& text) {
+    std::string out;
+    for (char c : text) out += c == ':' ? ' ' : c;
+    return out;
+}
+
+void write_file(const std::string& path, const std::string& text) {
+    // Written beside the target and renamed, so no half-written page is left behind.
+    const std::string tmp = path + ".tmp";
+    {
+        std::ofstream f(tmp, std::ios::binary);
+        f << text;
+        f.close();
+        if (!f) {
+            std::remove(tmp.c_str());
+            throw RuntimeError("cannot write " + path);
+        }
+    }
+    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+        std::remove(tmp.c_str());
+        throw RuntimeError("cannot write " + path);
+    }
+}
+
+}  // namespace
+
+std::string man_page(const CLI::App& app, const std::string& version) {
+    std::string s;
+    s += ".\\\" Generated by `tilelife generate-docs` from the command line's own definitions; do not edit.\n";
+    s += ".TH TILELIFE 1 \"\" \"" + troff(version) + "\" \"User Commands\"\n";
+    s += ".SH NAME\ntilelife \\- " + troff(summary_of(app)) + "\n";
+    s += ".SH SYNOPSIS\n";
+    s += ".B tilelife\n.I SUBCOMMAND\n.RI [ OPTIONS ]\n.br\n";
+    s += ".B tilelife help\n.RI [ SUBCOMMAND ]\n.br\n";
+    s += ".B tilelife\n.BR \\-\\-help \" | \" \\-\\-version\n";
+    s += ".SH DESCRIPTION\n";
+    s += "Each subcommand has its own options; \\fBtilelife help\\fR \\fISUBCOMMAND\\fR (or \\fBtilelife\\fR "
+         "\\fISUBCOMMAND\\fR \\fB\\-\\-help\\fR) prints them.\n";
+    s += "Rules are given as \\fBB\\fR\\fIbirth\\fR\\fB/S\\fR\\fIsurvival\\fR (e.g. B36/S23), as S/B digits (23/3) "
+         "or by the names Golly and LifeWiki give Life\\-like rules (Life, HighLife, Seeds, Day&Night, ...), "
+         "optionally with a bounded grid suffix :T\\fIw\\fR,\\fIh\\fR (torus) or :P\\fIw\\fR,\\fIh\\fR (plane).\n";
+    s += ".SH OPTIONS\n";
+    for (const CLI::Option* o : visible_options(app))
+        if (o->nonpositional()) s += man_option(*o);
+    s += ".SH SUBCOMMANDS\n";
+    for (const CLI::App* sub : visible_subcommands(app)) {
+        s += ".SS \"tilelife " + troff(sub->get_name()) + "\"\n";
+        s += ".B tilelife " + troff(sub->get_name()) + "\n.RI [ OPTIONS ]\n";
+        for (const CLI::Option* o : visible_options(*sub))
+            if (!o->nonpositional()) s += ".RI [ " + troff(positional_name(*o)) + " ]\n";
+        s += ".PP\n" + troff(sub->get_description()) + "\n";
+        for (const CLI::Option* o : visible_options(*sub)) {
+            if (o->nonpositional()) s += man_option(*o);
+            else s += ".TP\n\\fI" + troff(positional_name(*o)) + "\\fR\n" + troff(o->get_description()) + "\n";
+        }
+    }
+    s += ".SH \"EXIT STATUS\"\n";
+    s += ".TP\n.B 0\nsuccess\n";
+    s += ".TP\n.B 1\na runtime failure (an engine, a device, a file that cannot be written, out of memory)\n";
+    s += ".TP\n.B 2\na usage error or bad input (a bad option, pattern file or rule); one line on standard error "
+         "names the file and line\n";
+    s += ".SH \"SEE ALSO\"\n";
+    s += ".BR golly (6),\n.BR bgolly (6);\nREADME.md and docs/ in the tilelife sources.\n";
+    return s;
+}
+
+std::string bash_completion(const CLI::App& app) {
+    std::vector<std::string> subs;
+    for (const CLI::App* sub : visible_subcommands(app)) subs.push_back(sub->get_name());
+    std::vector<std::string> top;
+    for (const CLI::Option* o : visible_options(app))
+        for (const std::string& n : option_names(*o)) top.push_back(n);
+
+    std::string s;
+    s += "# bash completion for tilelife. Generated by `tilelife generate-docs` from the command line's own\n"
+         "# definitions; do not edit.\n";
+    s += "_tilelife() {\n";
+    s += "    local cur=\"${COMP_WORDS[COMP_CWORD]}\" prev=\"${COMP_WORDS[COMP_CWORD-1]}\" sub=\"\" i\n";
+    s += "    for ((i = 1; i < COMP_CWORD; i++)); do\n";
+    s += "        case \"${COMP_WORDS[i]}\" in -*) ;; *) sub=\"${COMP_WORDS[i]}\"; break ;; esac\n";
+    s += "    done\n";
+    s += "    local opts=\"\" valued=\"\"\n";
+    s += "    case \"$sub\" in\n";
+    s += "        \"\") COMPREPLY=($(compgen -W " + sh_quote(joined(subs, " ") + " " + joined(top, " ")) +
+         " -- \"$cur\")); return ;;\n";
+    // `help SUBCOMMAND` (rewritten to `SUBCOMMAND --help` by main.cpp).
+    s += "        help) [[ $i -eq $((COMP_CWORD - 1)) ]] && COMPREPLY=($(compgen -W " + sh_quote(joined(subs, " ")) +
+         " -- \"$cur\")); return ;;\n";
+    for (const CLI::App* sub : visible_subcommands(app)) {
+        if (sub->get_name() == "help") continue;
+        std::vector<std::string> all, valued;
+        for (const CLI::Option* o : visible_options(*sub)) {
+            if (!o->nonpositional()) continue;
+            for (const std::string& n : option_names(*o)) {
+                all.push_back(n);
+                if (takes_value(*o)) valued.push_back(n);
+            }
+        }
+        s += "        " + sub->get_name() + ") opts=" + sh_quote(joined(all, " ")) + " valued=" +
+             sh_quote(" " + joined(valued, " ") + " ") + " ;;\n";
+    }
+    s += "        *) return ;;\n";
+    s += "    esac\n";
+    // The word after an option that takes a value: a file name is the best guess (patterns, outputs).
+    s += "    if [[ \"$valued\" == *\" $prev \"* ]]; then COMPREPLY=($(compgen -f -- \"$cur\")); return; fi\n";
+    s += "    if [[ \"$cur\" == -* ]]; then COMPREPLY=($(compgen -W \"$opts\" -- \"$cur\"));\n";
+    s += "    else COMPREPLY=($(compgen -f -- \"$cur\")); fi\n";
+    s += "}\n";
+    s += "complete -o filenames -o bashdefault -F _tilelife tilelife\n";
+    return s;
+}
+
+std::string zsh_completion(const CLI::App& app) {
+    std::string s;
+    s += "#compdef tilelife\n";
+    s += "# zsh completion for tilelife. Generated by `tilelife generate-docs` from the command line's own\n"
+         "# definitions; do not edit.\n";
+    s += "_tilelife() {\n";
+    s += "    local -a subcommands\n";
+    s += "    subcommands=(\n";
+    for (const CLI::App* sub : visible_subcommands(app))
+        s += "        " + sh_quote(sub->get_name() + ":" + zsh_message(sub->get_description())) + "\n";
+    s += "    )\n";
+    s += "    if (( CURRENT == 2 )); then\n";
+    s += "        _describe -t subcommands 'tilelife subcommand' subcommands\n";
+    s += "        return\n";
+    s += "    fi\n";
+    s += "    local sub=${words[2]}\n";
+    s += "    shift 1 words; (( CURRENT-- ))\n";
+    s += "    case $sub in\n";
+    s += "        help) _describe -t subcommands 'tilelife subcommand' subcommands ;;\n";
+    for (const CLI::App* sub : visible_subcommands(app)) {
+        if (sub->get_name() == "help") continue;
+        s += "        " + sub->get_name() + ")\n            _arguments \\\n";
+        for (const CLI::Option* o : visible_options(*sub)) {
+            if (!o->nonpositional()) continue;
+            const std::string desc = "[" + zsh_bracketed(o->get_description()) + "]";
+            const std::string value =
+                takes_value(*o) ? ":" + zsh_message(o->get_type_name().empty() ? "value" : o->get_type_name()) + ":_files"
+                                : "";
+            for (const std::string& n : option_names(*o)) s += "                " + sh_quote(n + desc + value) + " \\\n";
+        }
+        s += "                '*:file:_files' ;;\n";
+    }
+    s += "    esac\n";
+    s += "}\n";
+    s += "_tilelife \"$@\"\n";
+    return s;
+}
+
+void add_generate_docs(CLI::App& app) {
+    struct Paths {
+        std::string man, bash, zsh;
+    };
+    auto paths = std::make_shared<Paths>();
+    CLI::App* cmd = app.add_subcommand("generate-docs", "write the man page and shell completions (for the build)");
+    cmd->group("");  // hidden: not in --help, the man page or the completions
+    cmd->add_option("--man", paths->man, "write tilelife.1 here");
+    cmd->add_option("--bash", paths->bash, "write the bash completion script here");
+    cmd->add_option("--zsh", paths->zsh, "write the zsh completion function here");
+    CLI::App* root = &app;
+    cmd->callback([paths, root] {
+        if (!paths->man.empty()) write_file(paths->man, man_page(*root, std::string("tilelife ") + TILELIFE_VERSION));
+        if (!paths->bash.empty()) write_file(paths->bash, bash_completion(*root));
+        if (!paths->zsh.empty()) write_file(paths->zsh, zsh_completion(*root));
+    });
+}
+
+}  // namespace tilelife::cli
