@@ -375,9 +375,9 @@ TEST_F(Sycl, CliEnginesDevicesAndBench) {
 
     std::tie(rc, out) = cli("devices");  // every backend's devices, the SYCL ones in their own section
     EXPECT_EQ(rc, 0) << out;
-    const auto sycl = out.find("backend sycl:");
-    ASSERT_NE(sycl, std::string::npos) << out;
-    EXPECT_NE(out.find("[default]", sycl), std::string::npos) << out;
+    const auto section = out.find("backend sycl:");
+    ASSERT_NE(section, std::string::npos) << out;
+    EXPECT_NE(out.find("[default]", section), std::string::npos) << out;
 
     // The four engines on one random board agree with each other and with cpu:reference, timed by the
     // device's clock.
