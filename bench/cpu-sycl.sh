@@ -51,8 +51,7 @@ pair() {
   grep -m1 "model name" /proc/cpuinfo
   echo "each figure: median of $PROCS processes, each the median of $REPEATS chunks of the generations named"
 } | tee -a "$OUT/summary.txt"
-"$BD/tilelife" devices --backend sycl > "$OUT/devices.txt" 2>&1
-"$BD/tilelife" devices --backend opencl >> "$OUT/devices.txt" 2>&1
+"$BD/tilelife" devices > "$OUT/devices.txt" 2>&1  # every backend's devices
 
 for topo in torus plane; do
   a="--size $SIZE --topology $topo --gens $GENS --warmup 2"

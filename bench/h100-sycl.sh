@@ -79,10 +79,9 @@ bench() {
 cat "$OUT/environment.txt" >> "$OUT/summary.txt"
 
 if want check; then
-  run devices-sycl "$T" devices --backend sycl && cat "$OUT/devices-sycl.out" >> "$OUT/summary.txt"
-  run devices-opencl "$T" devices --backend opencl && cat "$OUT/devices-opencl.out" >> "$OUT/summary.txt"
+  run devices "$T" devices && cat "$OUT/devices.out" >> "$OUT/summary.txt"  # every backend's devices
   run engines "$T" engines
-  # --device N picks a SYCL device by its index in `devices --backend sycl` (1: the GPU, 0: the host).
+  # --device N picks a SYCL device by its index under `backend sycl:` in `devices` (1: the GPU, 0: the host).
   for d in 0 1; do
     run device-$d "$T" bench --backend sycl --device $d --kernel bitpacked --size 1000x1000 --gens 20 --warmup 0 --json &&
       echo "  --device $d: $(field device "$OUT/device-$d.out") population $(field population "$OUT/device-$d.out")" | tee -a "$OUT/summary.txt"

@@ -1,5 +1,6 @@
 // tilelife view PATTERN: the SDL2 viewer, on the same board and engine `run` would use.
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 
 #include "cli/commands.hpp"
@@ -82,6 +83,11 @@ void view(const ViewArgs& a, int& exit_code) {
     vo.width = static_cast<int>(ww);
     vo.height = static_cast<int>(wh);
     vo.frames = a.frames;
+    // libwayland finds its socket in XDG_RUNTIME_DIR unless WAYLAND_DISPLAY is a path; without either,
+    // SDL's Wayland driver cannot connect and libwayland prints a line of its own before our error.
+    const char* wayland = std::getenv("WAYLAND_DISPLAY");
+    const char* runtime = std::getenv("XDG_RUNTIME_DIR");
+    if (!(wayland && wayland[0] == '/') && !(runtime && *runtime)) vo.skip_video_drivers = {"wayland"};
     vo.screenshot = a.screenshot;
     vo.paused = a.paused;
     vo.step = a.speed;

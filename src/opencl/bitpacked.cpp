@@ -122,6 +122,7 @@ public:
                 }
                 transfer(true, s, box.y + y, rows, buf.data());
             }
+            if (box.y != 0 || box.height != h_ || s.words != static_cast<std::int64_t>(pitch_)) refresh_oclgrind_shadow();
         });
     }
 
@@ -164,7 +165,10 @@ public:
         since_write_ = 0;  // as write_region: the next two launches run every tile
         const std::size_t host_pitch = static_cast<std::size_t>(ceil_div(static_cast<std::uint64_t>(w_), 64)) * 8;
         guarded("writing rows to the device",
-                [&] { rows_transfer(true, y, rows, const_cast<std::uint64_t*>(words), host_pitch); });
+                [&] {
+                    rows_transfer(true, y, rows, const_cast<std::uint64_t*>(words), host_pitch);
+                    if (y != 0 || rows != h_) refresh_oclgrind_shadow();
+                });
     }
 
 private:
@@ -181,6 +185,18 @@ private:
         s.offset = static_cast<int>(box.x % 32);
         s.band = std::max<std::int64_t>(1, static_cast<std::int64_t>(kBandWords) / s.words);
         return s;
+    }
+
+    // Oclgrind 21.10 replaces a buffer's whole uninitialised-value shadow by one of the size of any host
+    // write, so after a write of part of the board the rest (and, at an offset, the part) read as
+    // uninitialised (an unbounded board copying rows into its grown engine was reported). Under
+    // Oclgrind the board is then written back whole, which gives it a true, clean shadow.
+    void refresh_oclgrind_shadow() const {
+        if (rt_->info.platform_name.find("Oclgrind") == std::string::npos) return;
+        std::vector<std::uint32_t> all(static_cast<std::size_t>(pitch_ * static_cast<std::uint64_t>(h_)));
+        if (all.empty()) return;
+        rt_->queue.enqueueReadBuffer(cur_, CL_TRUE, 0, all.size() * 4, all.data());
+        rt_->queue.enqueueWriteBuffer(cur_, CL_TRUE, 0, all.size() * 4, all.data());
     }
 
     // Whole rows [y, y + rows) between the board and host rows `host_pitch` bytes apart (blocking).

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <vector>
 
 #include "tilelife/error.hpp"
 
@@ -114,8 +115,19 @@ void DeviceEngine::allocate_cleared(std::initializer_list<std::pair<cl::Buffer*,
     try {
         cl::Kernel clear(program_for(*rt_, {"board.cl"}, ""), "clear_words");
         const std::size_t group = group_size_for(*rt_, {clear}, 64);
+        // Oclgrind 21.10's uninitialised-value tracking keeps the shadow of a released buffer, and a new
+        // buffer that reuses its id inherits it: words past the old buffer's size read as uninitialised
+        // and stores there are lost (the second engine of a process, or an unbounded board that grew,
+        // reported "Uninitialized value written to local memory"). A host write of the whole buffer
+        // gives it a fresh shadow; elsewhere the kernel clears faster, without a host copy.
+        const bool oclgrind = rt_->info.platform_name.find("Oclgrind") != std::string::npos;
         for (const auto& [b, words] : buffers) {
             *b = cl::Buffer(rt_->context, CL_MEM_READ_WRITE, static_cast<std::size_t>(4 * std::max<std::uint64_t>(words, 1)));
+            if (oclgrind) {
+                const std::vector<cl_uint> zeros(static_cast<std::size_t>(std::max<std::uint64_t>(words, 1)), 0);
+                rt_->queue.enqueueWriteBuffer(*b, CL_TRUE, 0, zeros.size() * sizeof(cl_uint), zeros.data());
+                continue;
+            }
             clear.setArg(0, *b);
             clear.setArg(1, static_cast<cl_ulong>(words));
             rt_->queue.enqueueNDRangeKernel(clear, cl::NullRange,

@@ -335,11 +335,19 @@ std::vector<std::string> fit_status(const std::vector<StatusField>& fields, int 
     if (width <= 0 || lines <= 0) return {};
     std::vector<bool> keep(fields.size(), true);
     for (std::size_t i = 0; i < fields.size(); ++i) keep[i] = !fields[i].text.empty();
+    // A field wider than a line (a long --tiles description, say) is cut to the width: whole, it fits
+    // no line, so the loop below would drop field after field until only one line was left.
+    std::vector<std::string> texts(fields.size());
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+        texts[i] = fields[i].text;
+        if (static_cast<int>(texts[i].size()) > width)
+            texts[i] = width >= 3 ? texts[i].substr(0, width - 3) + "..." : texts[i].substr(0, width);
+    }
     auto layout = [&](std::vector<std::string>& out) {
         out.assign(1, std::string());
         for (std::size_t i = 0; i < fields.size(); ++i) {
             if (!keep[i]) continue;
-            const std::string& t = fields[i].text;
+            const std::string& t = texts[i];
             if (out.back().empty()) {
                 out.back() = t;
             } else if (static_cast<int>(out.back().size() + 2 + t.size()) <= width) {

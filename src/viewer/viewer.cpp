@@ -12,7 +12,22 @@
 
 namespace tilelife::viewer {
 
+// The drivers SDL would try, less `skip`, as SDL's driver hint (a comma-separated list), unless the
+// user chose drivers (SDL_VIDEODRIVER, which SDL's hint reads too).
+static void skip_video_drivers(const std::vector<std::string>& skip) {
+    const char* chosen = SDL_GetHint(SDL_HINT_VIDEODRIVER);
+    if (skip.empty() || (chosen && *chosen)) return;
+    std::string list;
+    for (int i = 0; i < SDL_GetNumVideoDrivers(); ++i) {
+        const std::string name = SDL_GetVideoDriver(i);
+        if (std::find(skip.begin(), skip.end(), name) != skip.end()) continue;
+        list += (list.empty() ? "" : ",") + name;
+    }
+    if (!list.empty()) SDL_SetHint(SDL_HINT_VIDEODRIVER, list.c_str());
+}
+
 Window::Window(Engine& engine, const Options& options) : o_(options) {
+    skip_video_drivers(o_.skip_video_drivers);
     if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0)
         throw NoDisplay(std::string("cannot open a window: ") + SDL_GetError() + " (no display?)");
     const char* driver = SDL_GetCurrentVideoDriver();

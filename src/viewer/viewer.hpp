@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "tilelife/engine.hpp"
 #include "tilelife/pattern.hpp"
@@ -35,6 +36,9 @@ struct Options {
     // Wall time for generations per frame: longer steps are spread over frames so the window stays
     // responsive. 0: every frame runs its whole step (headless runs and tests).
     double frame_budget_ms = 0;
+    // SDL video drivers not to try (the caller knows they cannot connect; trying one may print to
+    // stderr, as libwayland does without XDG_RUNTIME_DIR). Ignored when SDL's video driver is set.
+    std::vector<std::string> skip_video_drivers;
 };
 
 // Opens the window and runs until the user quits (or `frames` frames). Returns the exit code.

@@ -373,9 +373,11 @@ TEST_F(Sycl, CliEnginesDevicesAndBench) {
     EXPECT_EQ(rc, 0) << out;
     for (const char* engine : kEngines) EXPECT_NE(out.find(engine), std::string::npos) << out;
 
-    std::tie(rc, out) = cli("devices --backend sycl");
+    std::tie(rc, out) = cli("devices");  // every backend's devices, the SYCL ones in their own section
     EXPECT_EQ(rc, 0) << out;
-    EXPECT_NE(out.find("[default]"), std::string::npos) << out;
+    const auto section = out.find("backend sycl:");
+    ASSERT_NE(section, std::string::npos) << out;
+    EXPECT_NE(out.find("[default]", section), std::string::npos) << out;
 
     // The four engines on one random board agree with each other and with cpu:reference, timed by the
     // device's clock.

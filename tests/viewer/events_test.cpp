@@ -1082,6 +1082,34 @@ TEST_F(Events, NoTilesNoOverlay) {
     EXPECT_NE(status.find("no tiles"), std::string::npos) << status;
 }
 
+// A long tile description (an OpenCL engine's shape, rows, K, device ...) once hid the whole second
+// status line: wider than the line, it fitted nowhere and every second-line field was dropped with it.
+TEST_F(Events, LongTileTextKeepsBothStatusLines) {
+    TileGeometry t;
+    t.width = 20;
+    t.height = 10;
+    t.halo_x = 32;
+    t.halo_y = 12;
+    t.origin = Cell{0, 0};
+    t.text = "work-group 32x8, 32 rows per work-item, 12 generations per launch, activity tracking auto, "
+             "on a device with a rather long name and many compute units";
+    auto e = tiled(BoardSpec{60, 40, Topology::torus, Rule::life()}, t);
+    Options o;
+    o.paused = true;
+    o.zoom_log = 3;
+    o.tiles = true;
+    Viewer viewer(*e, o, 640, 480);
+    std::vector<std::uint32_t> px;
+    ASSERT_TRUE(viewer.render(px).tiles_drawn);
+    for (int width : {60, 100, 140}) {
+        const auto lines = viewer.status(width, 2);
+        ASSERT_EQ(lines.size(), 2u) << width;
+        for (const auto& l : lines) EXPECT_LE(static_cast<int>(l.size()), width) << l;
+        EXPECT_NE(lines[0].find("gen 0"), std::string::npos) << lines[0];
+        EXPECT_NE(lines[1].find("tiles 20x10 halo 32,12 (work-group 32x8"), std::string::npos) << width << ": " << lines[1];
+    }
+}
+
 // On an unbounded board the tiles repeat from the inner engine's origin, which the growing board
 // moves with every re-layout; the overlay follows it.
 TEST_F(Events, UnboundedTilesFollowTheGrowingBoard) {

@@ -1,5 +1,6 @@
 // The real window: `tilelife view --frames N --screenshot` under Xvfb (xvfb-run) and under SDL's
 // offscreen driver, checked pixel by pixel against the board cpu:reference computes.
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <set>
@@ -203,6 +204,18 @@ TEST(NoDisplay, InteractiveViewExitsWithAReason) {
                          pattern + " --frames 3");
     EXPECT_EQ(r.rc, 0) << r.out;
     EXPECT_NE(r.out.find("generation 3"), std::string::npos) << r.out;
+}
+
+// Without a display and without XDG_RUNTIME_DIR, SDL's Wayland driver made libwayland print "error:
+// XDG_RUNTIME_DIR is invalid or not set in the environment." before tilelife's own line. The error is
+// one line on stderr (issue 22).
+TEST(NoDisplay, TheErrorIsOneLine) {
+    const std::string pattern = std::string(TILELIFE_SOURCE_DIR) + "/patterns/glider.rle";
+    const Result r = run("( timeout 30 env -u DISPLAY -u WAYLAND_DISPLAY -u XDG_RUNTIME_DIR -u SDL_VIDEODRIVER " + cli() +
+                         " view " + pattern + " 2>&1 >/dev/null )");  // stderr only
+    EXPECT_EQ(r.rc, 1) << r.out;
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+    EXPECT_EQ(r.out.rfind("tilelife: cannot open a window", 0), 0u) << r.out;
 }
 
 // Issue 10: `view` read the pattern within the default budget, not --max-memory's.
