@@ -111,6 +111,9 @@ std::string format_plaintext(const std::vector<Cell>& cells, const std::string& 
 // line on (the first names tilelife): "#R rule", "#G gen" when not 0, then the nodes, each once,
 // children first, numbered from 1, leaves as 8 rows of '.'/'*' ended by '$'. The root is the tree's.
 std::string format_macrocell(const Quadtree& tree, const std::string& rule, std::int64_t generation);
+// The same with the metadata: "#N name", "#O author" and "#C comment" lines after "#R"/"#G", where
+// Golly writes a pattern's comment lines (read back by read_pattern and by Golly).
+std::string format_macrocell(const Quadtree& tree, const PatternMeta& meta);
 
 // A board's rows as bits, for writing it without listing its cells: read(y, rows, words) fills rows
 // [y, y + rows) of the width x height board, ceil(width / 64) words per row, cell x at bit x % 64 of

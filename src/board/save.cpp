@@ -2,6 +2,7 @@
 // written: from its tree, from its rows of bits, or from its listed cells.
 #include "tilelife/board.hpp"
 #include "tilelife/error.hpp"
+#include "tilelife/formats.hpp"
 #include "tilelife/quadtree.hpp"
 
 namespace tilelife {
@@ -16,28 +17,26 @@ std::vector<Cell> golly_cells(const Engine& engine, Cell golly_offset) {
 void write_board(OutputFormat format, const Engine& engine, const BoardPlan& plan, PatternMeta meta,
                  const TextSink& sink) {
     meta.rule = rule_for_output(plan.spec);
-    // Tree engines (unbounded, so no offset) write RLE and macrocell straight from their tree:
-    // a huge pattern is never listed.
-    if (format == OutputFormat::rle || format == OutputFormat::macrocell)
+    // The writers come from the format table (formats.hpp), chosen by what the board has.
+    const FormatInfo& writer = format_info(format);
+    if (writer.image) throw InputError("a " + std::string(writer.title) + " is an image, not a pattern text");
+    // Tree engines (unbounded, so no offset) write straight from their tree: a huge pattern is never
+    // listed. RLE no larger than tilelife reads back (beyond it the tree says: write macrocell).
+    if (writer.from_tree)
         if (const auto tree = engine.quadtree(); tree && plan.golly_offset.x == 0 && plan.golly_offset.y == 0)
-            // RLE no larger than tilelife reads back (beyond it the tree says: write macrocell).
-            return sink(format == OutputFormat::rle ? format_rle_tree(*tree, meta, ReadLimits{}.max_file_bytes)
-                                                    : format_macrocell(*tree, meta.rule, meta.generation));
+            return sink(writer.from_tree(*tree, meta, ReadLimits{}.max_file_bytes));
     // A bounded board is written from its rows as bits (bit-packed engines hand over their words):
     // no list of cells, 16 bytes each, for a dense board. Unbounded boards can be huge and sparse
     // (a gun's glider stream): their live cells are listed.
-    if (plan.spec.topology != Topology::unbounded &&
-        (format == OutputFormat::rle || format == OutputFormat::plaintext)) {
+    if (plan.spec.topology != Topology::unbounded && writer.from_rows) {
         const Box e = engine.extent();
         const PackedRows rows{e.width, e.height, Cell{e.x + plan.golly_offset.x, e.y + plan.golly_offset.y},
                               [&engine, e](std::int64_t y, std::int64_t n, std::uint64_t* words) {
                                   engine.read_rows_packed(e.y + y, n, words);
                               }};
-        if (format == OutputFormat::rle) write_rle(rows, meta, sink);
-        else write_plaintext(rows, meta, sink);
-        return;
+        return writer.from_rows(rows, meta, sink);
     }
-    sink(format_pattern(format, golly_cells(engine, plan.golly_offset), meta));
+    sink(writer.from_cells(golly_cells(engine, plan.golly_offset), meta));
 }
 
 std::string format_board(OutputFormat format, const Engine& engine, const BoardPlan& plan, PatternMeta meta) {
@@ -56,17 +55,17 @@ void save_board(const OutputTarget& target, const Engine& engine, const BoardPla
 
 void write_pattern(OutputFormat format, const Pattern& pattern, const PatternMeta& meta, const ReadLimits& limits,
                    const TextSink& sink) {
-    if (pattern.tree && format == OutputFormat::macrocell)
-        return sink(format_macrocell(*pattern.tree, meta.rule, meta.generation));
-    if (pattern.tree && pattern.cells.empty() && format == OutputFormat::rle)
-        return sink(format_rle_tree(*pattern.tree, meta, limits.max_file_bytes));  // no larger than tilelife reads back
+    const FormatInfo& writer = format_info(format);
+    if (writer.image) throw InputError("a " + std::string(writer.title) + " is an image, not a pattern text");
+    if (pattern.tree && pattern.cells.empty() && writer.from_tree)  // RLE no larger than tilelife reads back
+        return sink(writer.from_tree(*pattern.tree, meta, limits.max_file_bytes));
     if (pattern.tree && pattern.cells.empty() && pattern.tree->root() != 0) {
         if (pattern.tree->population() > static_cast<CellCount>(limits.max_cells))
             throw InputError("more than " + std::to_string(limits.max_cells) + " live cells to list for " +
-                             std::string(to_string(format)) + " (macrocell and RLE are written from the tree)");
-        return sink(format_pattern(format, pattern.tree->cells(), meta));
+                             std::string(writer.name) + " (macrocell and RLE are written from the tree)");
+        return sink(writer.from_cells(pattern.tree->cells(), meta));
     }
-    sink(format_pattern(format, pattern.cells, meta));
+    sink(writer.from_cells(pattern.cells, meta));
 }
 
 }  // namespace tilelife

@@ -6,6 +6,7 @@
 #include "image/image.hpp"
 #include "tilelife/board.hpp"
 #include "tilelife/error.hpp"
+#include "tilelife/formats.hpp"
 #include "tilelife/output_file.hpp"
 #include "tilelife/pattern.hpp"
 
@@ -18,17 +19,17 @@ void add_convert(CLI::App& app, int& exit_code) {
     auto scale = std::make_shared<int>(1);
     auto theme = std::make_shared<std::string>("print");
     CLI::App* cmd = app.add_subcommand(
-        "convert", "convert a pattern to another format (by OUT's extension: .rle .cells .mc .png, .rle.gz .cells.gz .mc.gz)");
+        "convert", "convert a pattern to another format (by OUT's extension: " + output_extensions() + ")");
     cmd->add_option("in", *in, "input pattern (any readable format), - for standard input, or random:WxH[:density[:seed]]")
         ->required();
-    cmd->add_option("out", *out, "output file, or - for standard output (with --format)")->required();
-    cmd->add_option("--format", *format, "format of OUT when its name cannot say: rle, cells, mc or png");
+    cmd->add_option("out", *out, "output file, or - for standard output (RLE unless --format says otherwise)")->required();
+    cmd->add_option("--format", *format, "format of OUT when its name cannot say: " + output_format_names());
     cmd->add_option("--scale", *scale, "pixels per cell of a .png (1..64)")->default_val(1);
     cmd->add_option("--theme", *theme, "colours of a .png: print (black on white), dark or light")->default_val("print");
     cmd->callback([in, out, format, scale, theme, &exit_code] {
         std::optional<OutputFormat> forced;
         if (!format->empty() && !(forced = output_format_named(*format)))
-            throw InputError("--format '" + *format + "' is not rle, cells, mc or png");
+            throw InputError("--format '" + *format + "' is not " + output_format_names());
         const OutputTarget target = output_target(*out, forced);
         if (*scale < 1 || *scale > 64) throw InputError("--scale must be from 1 to 64 pixels per cell");
         const image::Style style{image::theme(*theme, "--theme"), false};

@@ -9,6 +9,7 @@
 #include <csignal>
 #include <cstdio>
 #include <functional>
+#include <tuple>
 #include <variant>
 
 #include "cli/commands.hpp"
@@ -20,6 +21,7 @@
 #include "cli/outputs.hpp"
 #include "tilelife/board.hpp"
 #include "tilelife/error.hpp"
+#include "tilelife/formats.hpp"
 #include "tilelife/quadtree.hpp"
 
 namespace tilelife::cli {
@@ -38,6 +40,8 @@ struct RunArgs {
     std::string every, gif_every, checkpoint_every, log_every;
     std::string checkpoint;
     bool gens_given = false, json = false, quiet = false;
+    // Given at all: an empty name ("-o ''") is refused, not taken as no output.
+    bool output_given = false, gif_given = false, checkpoint_given = false;
     EngineChoice engine;
 };
 
@@ -94,15 +98,19 @@ RunSettings settle(const RunArgs& a) {
     s.scale = a.scale;
     s.gif_delay = image::gif_delay_cs(a.gif_delay_ms, "--gif-delay");
     s.style = image::Style{image::theme(a.theme, "--theme"), a.ages};
-    if (a.ages && a.gif.empty()) throw InputError("--ages colours the frames of --gif by age; give --gif FILE.gif");
     if (!a.region.empty()) s.region = parse_region(a.region);
+    for (const auto& [given, name, flag] : {std::tuple{a.output_given, a.output, "-o"}, std::tuple{a.gif_given, a.gif, "--gif"},
+                                            std::tuple{a.checkpoint_given, a.checkpoint, "--checkpoint"}})
+        if (given && name.empty()) throw InputError(std::string(flag) + " was given an empty file name");
     std::optional<OutputFormat> format;
     if (!a.format.empty()) {
         format = output_format_named(a.format);
-        if (!format) throw InputError("--format '" + a.format + "' is not rle, cells, mc or png");
+        if (!format) throw InputError("--format '" + a.format + "' is not " + output_format_names());
         if (a.output.empty()) throw InputError("--format says how to write -o; give -o FILE or -o -");
     }
     if (!a.output.empty()) s.output = output_target(a.output, format);
+    if (a.ages && a.gif.empty() && !(s.output && s.output->format == OutputFormat::png))
+        throw InputError("--ages colours --gif frames and a .png result by age; give --gif FILE.gif or -o FILE.png");
     if (!a.gif.empty() && !a.gif.ends_with(".gif") && !a.gif.ends_with(".GIF"))
         throw InputError(a.gif + ": --gif writes a .gif file");
     s.overrides = board_overrides(a.rule, a.topology, a.size);
@@ -165,6 +173,12 @@ Job prepare(const RunSettings& s, bool gens_given) {
     return job;
 }
 
+// An error about `path`, named once: messages that already start with it stay as they are.
+InputError about(const std::string& path, const InputError& e) {
+    const std::string what = e.what();
+    return InputError(what.rfind(path + ": ", 0) == 0 ? what : path + ": " + what);
+}
+
 // Ctrl+C asks the run to stop: engines poll the flag inside long steps (EngineOptions::interrupt),
 // the loop between them. A lock-free atomic is safe to set from a signal handler.
 std::atomic<bool> g_interrupted{false};
@@ -216,7 +230,7 @@ Stepped step_with_events(Engine& engine, std::int64_t gens, Events& ev, Progress
         std::int64_t n = std::min(chunk, gens - done);
         for (const Every* e : {&ev.gif_every, &ev.checkpoint_every, &ev.log_every})
             if (e->on()) n = std::min(n, e->next() - done);
-        if (ev.output) n = std::min(n, ev.output->gens_before_check());
+        if (ev.output) n = std::min({n, ev.output->gens_before_check(), ev.output->max_step(done, gens)});
         const auto c0 = Clock::now();
         const std::int64_t g0 = engine.generation();
         engine.step(n);
@@ -240,7 +254,10 @@ Stepped step_with_events(Engine& engine, std::int64_t gens, Events& ev, Progress
             ev.log(done);
             ev.log_every.advance();
         }
-        if (ev.output) ev.output->check_growth(engine, gens - done);
+        if (ev.output) {
+            ev.output->check_growth(engine, gens - done);
+            ev.output->after_step(engine, done, gens);
+        }
         event_seconds += seconds_since(e0);
         progress.show(generations_bar(done, gens, seconds_since(t0)));
     }
@@ -313,8 +330,8 @@ void run(const RunArgs& a, int& exit_code) {
     const RunSettings s = settle(a);
     // Every output is opened or probed before any work: a bad path fails now, not after the run.
     std::optional<FinalOutput> output;
-    // A PNG of one board has no ages: the style's colours without them.
-    if (s.output) output.emplace(*s.output, s.scale, image::Style{s.style.colors, false});
+    // A PNG with --ages shows the births and deaths of the run's last generations.
+    if (s.output) output.emplace(*s.output, s.scale, s.style, s.budget);
     if (!a.gif.empty()) check_output_path(a.gif);
     std::optional<Checkpoints> checkpoints;
     if (!a.checkpoint.empty()) checkpoints.emplace(a.checkpoint);
@@ -330,7 +347,10 @@ void run(const RunArgs& a, int& exit_code) {
     if (output) output->set_area(area);
 
     auto engine = job.board.create_engine(options);  // the engine has the cells now
-    if (output) output->check_growth(*engine, job.gens);
+    if (output) {
+        output->check_growth(*engine, job.gens);
+        output->after_step(*engine, 0, job.gens);
+    }
 
     // Outputs carry the source's name, authors and comments (not a checkpoint's own line).
     PatternMeta meta = meta_of(job.board.pattern());
@@ -369,6 +389,10 @@ void run(const RunArgs& a, int& exit_code) {
         try {
             return step_with_events(*engine, job.gens, events, progress, engine->wants_whole_runs());
         } catch (const InputError& e) {
+            // About an output (the GIF, the final image), not the pattern.
+            const std::string what = e.what();
+            if ((gif && what.rfind(gif->path() + ": ", 0) == 0) || (output && what.rfind(output->path() + ": ", 0) == 0))
+                throw;
             throw InputError(s.source + ": " + e.what());  // a run that leaves the plane cpu:hashlife runs
         }
     }();
@@ -391,7 +415,7 @@ void run(const RunArgs& a, int& exit_code) {
         try {
             output->write(*engine, job.board.plan(), m);
         } catch (const InputError& e) {
-            throw InputError(s.output->path + ": " + e.what());  // e.g. RLE text too large for a huge tree
+            throw about(s.output->path, e);  // e.g. RLE text too large for a huge tree
         }
     }
     const EngineDescription description = engine->describe();  // at the end: unbounded boards have grown
@@ -419,10 +443,11 @@ void add_run(CLI::App& app, int& exit_code) {
                     "unbounded boards, which grow as they need");
     add_engine_options(*cmd, args->engine);
     cmd->add_option("-o,--output", args->output,
-                    "write the result: .rle, .cells, .mc, .rle.gz, .cells.gz, .mc.gz, or .png (an image of the board: the whole "
-                    "bounded board, the live cells' bounding box when unbounded, or --region); - for standard "
-                    "output (with --format; the report then goes to stderr)");
-    cmd->add_option("--format", args->format, "format of -o when its name cannot say: rle, cells, mc or png");
+                    "write the result: " + output_extensions() + " (.png: an image of the board: the whole "
+                    "bounded board, the live cells' bounding box and a one-cell margin when unbounded, or "
+                    "--region); - for standard output (RLE unless --format says otherwise; the report then "
+                    "goes to stderr)");
+    cmd->add_option("--format", args->format, "format of -o when its name cannot say: " + output_format_names());
     cmd->add_option("--scale", args->scale, "pixels per cell in .png and .gif output (1..64)")->default_val(1);
     cmd->add_option("--region", args->region,
                     "x,y,w,h: the cells the images show (bounded: board cells from 0,0; unbounded: pattern coordinates); "
@@ -434,7 +459,9 @@ void add_run(CLI::App& app, int& exit_code) {
         ->default_val(50);
     cmd->add_option("--theme", args->theme, "colours of .png and .gif output: print (black on white), dark or light")
         ->default_val("print");
-    cmd->add_flag("--ages", args->ages, "colour the --gif frames by age: newly born, alive, and a fading trail of the dead");
+    cmd->add_flag("--ages", args->ages,
+                  "colour the --gif frames and a .png result by age: newly born, alive, and a fading trail of the "
+                  "dead (a .png: over the last " + std::to_string(image::kTrailSteps) + " generations)");
     cmd->add_option("--checkpoint", args->checkpoint,
                     "save the run's state atomically to this .rle every --checkpoint-every generations and on Ctrl+C");
     cmd->add_option("--checkpoint-every", args->checkpoint_every, "generations between checkpoints (default 1000)");
@@ -445,8 +472,11 @@ void add_run(CLI::App& app, int& exit_code) {
     cmd->add_flag("--json", args->json, "print one JSON object instead of text (docs/json.md)");
     cmd->add_flag("-q,--quiet", args->quiet, "print no report on success");
     cmd->add_option("--max-memory", args->max_memory, "memory budget for the board, e.g. 8G (default: half of RAM)");
-    cmd->callback([args, gens, &exit_code] {
+    cmd->callback([args, gens, cmd, &exit_code] {
         args->gens_given = gens->count() > 0;
+        args->output_given = cmd->get_option("--output")->count() > 0;
+        args->gif_given = cmd->get_option("--gif")->count() > 0;
+        args->checkpoint_given = cmd->get_option("--checkpoint")->count() > 0;
         run(*args, exit_code);
     });
 }

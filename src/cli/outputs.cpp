@@ -31,7 +31,19 @@ std::int64_t image_horizon(const Box& b, int scale) {
     return lo;
 }
 
-Box at_least_one_cell(const Box& b) { return b.empty() ? Box{0, 0, 1, 1} : b; }
+// The image of live cells: their bounding box and a one-cell margin, so that no cell touches the
+// border (one dead cell when there are none).
+Box framed(const Box& b) { return b.empty() ? Box{0, 0, 1, 1} : grow(b, 1); }
+
+std::string mib(std::int64_t bytes) {
+    if (bytes == INT64_MAX) return "over 8 EiB";
+    char buf[64];
+    const double b = static_cast<double>(bytes);
+    if (b >= 1099511627776.0) std::snprintf(buf, sizeof buf, "%.1f TiB", b / 1099511627776.0);
+    else if (b >= 1073741824.0) std::snprintf(buf, sizeof buf, "%.1f GiB", b / 1073741824.0);
+    else std::snprintf(buf, sizeof buf, "%.1f MiB", b / 1048576.0);
+    return buf;
+}
 
 }  // namespace
 
@@ -99,26 +111,40 @@ void GifOutput::frame(const Engine& engine) {
         writer_->add_frame(image::cells_from_engine(engine));
         return;
     }
+    // Counted before anything is listed: a HashLife run can hold 10^11 cells (16 bytes each listed).
     constexpr std::int64_t kMaxKeptCells = std::int64_t{32} << 20;
+    const std::int64_t population = engine.population();
+    if (population > kMaxKeptCells - kept_cells_)
+        throw InputError(path_ + ": after " + std::to_string(engine.generation()) + " generations this unbounded run has " +
+                         std::to_string(population) + " live cells, and the frames may hold " +
+                         std::to_string(kMaxKeptCells >> 20) + " Mi in all; give --region x,y,w,h");
+    // Tree engines know their bounding box without listing: an image too large is refused first.
+    if (engine.quadtree()) image::check_gif_size(framed(unite(kept_box_, engine.bounding_box())), scale_, frames_total_, path_);
     kept_.push_back(engine.live_cells());
     kept_cells_ += static_cast<std::int64_t>(kept_.back().size());
     kept_box_ = unite(kept_box_, bounding_box(kept_.back()));
-    if (kept_cells_ > kMaxKeptCells)
-        throw InputError(path_ + ": the frames of this unbounded run hold over " + std::to_string(kMaxKeptCells >> 20) +
-                         " Mi live cells in all; give --region x,y,w,h");
-    image::check_gif_size(at_least_one_cell(kept_box_), scale_, frames_total_, path_);
+    image::check_gif_size(framed(kept_box_), scale_, frames_total_, path_);
 }
 
 void GifOutput::finish() {
     if (!writer_) {
-        writer_ = image_module().open_gif(path_, at_least_one_cell(kept_box_), scale_, delay_cs_, style_);
+        writer_ = image_module().open_gif(path_, framed(kept_box_), scale_, delay_cs_, style_);
         for (const auto& f : kept_) writer_->add_frame(image::cells_from_list(f));
     }
     writer_->finish();
 }
 
-FinalOutput::FinalOutput(OutputTarget target, int scale, const image::Style& style)
-    : target_(std::move(target)), scale_(scale), style_(style) {
+OutputShape shape_of(const Engine& engine) {
+    if (const auto tree = engine.quadtree()) return tilelife::shape_of(*tree);
+    OutputShape s;
+    s.population = static_cast<CellCount>(engine.population());
+    s.box = engine.extent();
+    s.box_exact = false;
+    return s;
+}
+
+FinalOutput::FinalOutput(OutputTarget target, int scale, const image::Style& style, std::int64_t budget)
+    : target_(std::move(target)), scale_(scale), style_(style), budget_(budget) {
     if (image()) {
 #ifndef TILELIFE_HAVE_PNG
         throw InputError(target_.path + ": PNG output is not available in this build (install libpng-dev and rebuild)");
@@ -146,29 +172,90 @@ void FinalOutput::set_area(std::optional<Box> area) {
 void FinalOutput::check_growth(const Engine& engine, std::int64_t gens_left) {
     if (!image() || area_) return;
     // The engine's extent holds every live cell; only when it is too large for an image are the live
-    // cells themselves measured.
-    std::int64_t horizon = image_horizon(engine.extent(), scale_);
+    // box itself measured (from a tree engine's tree; a cell-by-cell engine's board bounds the list).
+    std::int64_t horizon = image_horizon(grow(engine.extent(), 1), scale_);
     if (horizon < 0) {
-        const Box live = at_least_one_cell(engine.bounding_box());
-        image::check_image_size(live, scale_, target_.path);
+        const Box live = framed(engine.bounding_box());
+        if (!image_fits(live, scale_)) {
+            // Said as what it is: the size after the generations run so far, not at the end.
+            const std::int64_t done = engine.generation();
+            throw InputError(target_.path + ": after " + std::to_string(done) + " of the " +
+                             std::to_string(done + gens_left) + " generations the live cells (with a one-cell margin) "
+                             "already span " + std::to_string(live.width) + "x" + std::to_string(live.height) +
+                             " cells, an image of " + std::to_string(live.width * scale_) + "x" +
+                             std::to_string(live.height * scale_) + " pixels, over the limit of " +
+                             std::to_string(image::kMaxSide) + " a side and " +
+                             std::to_string(image::kMaxPixels >> 20) + " MPixel; choose a part with --region x,y,w,h" +
+                             (scale_ > 1 ? " (or a smaller --scale)" : ""));
+        }
         horizon = image_horizon(live, scale_);
     }
     gens_before_check_ = horizon >= gens_left ? INT64_MAX : std::max<std::int64_t>(1, horizon);
 }
 
+std::int64_t FinalOutput::max_step(std::int64_t done, std::int64_t gens) const {
+    if (!image() || !style_.ages) return INT64_MAX;
+    const std::int64_t from = gens - image::kTrailSteps;
+    return done < from ? from - done : 1;
+}
+
+void FinalOutput::after_step(const Engine& engine, std::int64_t done, std::int64_t gens) {
+    if (!image() || !style_.ages || done < gens - image::kTrailSteps) return;
+    if (ages_box_.empty()) {
+        // Fixed for the last generations: the area, or every cell the pattern can reach by the end
+        // (one a generation on each side) and the margin.
+        ages_box_ = area_ ? *area_ : grow(framed(engine.bounding_box()), gens - done);
+        image::check_image_size(ages_box_, scale_, target_.path);
+    }
+    std::vector<std::uint8_t> cells(static_cast<std::size_t>(ages_box_.width * ages_box_.height));
+    image::cells_from_engine(engine)(ages_box_, cells.data());
+    ages_.step(ages_box_, cells.data());
+}
+
+void FinalOutput::check_size(const Engine& engine, const BoardPlan& plan) {
+    if (image()) {
+        if (!area_) image::check_image_size(image_box(engine), scale_, target_.path);
+        return;
+    }
+    // What write_board() lists: nothing for a tree written as a tree or a bounded board written
+    // from its rows; the live cells (16 bytes each) and the whole text otherwise.
+    const FormatInfo& f = format_info(target_.format);
+    const bool no_offset = plan.golly_offset.x == 0 && plan.golly_offset.y == 0;
+    if ((f.from_tree && no_offset && engine.quadtree()) || (f.from_rows && plan.spec.topology != Topology::unbounded))
+        return;
+    const OutputShape shape = shape_of(engine);
+    const std::int64_t need = listing_bytes(f, shape);
+    if (need <= budget_) return;
+    // Exit 2, as the other refusals of an output (an image over its limits, RLE text over 1 GiB): the
+    // run itself is fine, the request is what has to change (another format, --region, a budget).
+    std::string formats;
+    if (engine.quadtree())
+        for (const FormatInfo& row : tilelife::formats())
+            if (row.from_tree) formats += std::string(formats.empty() ? "" : " or ") + std::string(row.extensions.front());
+    throw InputError(target_.path + ": writing " + std::string(f.title) + " would list the " +
+                     to_string_count(shape.population) + " live cells of the result (" + mib(need) +
+                     " with the text), over the memory budget of " + mib(budget_) + "; " +
+                     (formats.empty() ? std::string("give --max-memory") : "write " + formats + " instead"));
+}
+
+Box FinalOutput::image_box(const Engine& engine) const {
+    if (area_) return *area_;
+    return framed(engine.bounding_box());
+}
+
 void FinalOutput::write(const Engine& engine, const BoardPlan& plan, const PatternMeta& meta) {
+    check_size(engine, plan);
     if (!image()) {
         const OutputFormat format = target_.format;
         write_board(format, engine, plan, meta, [this](std::string_view text) { text_->write(text); });
         text_->commit();
         return;
     }
-    if (area_) {
-        write_png_output(target_.path, *area_, scale_, image::cells_from_engine(engine), style_);
-        return;
-    }
-    const std::vector<Cell> live = engine.live_cells();
-    write_png_output(target_.path, at_least_one_cell(bounding_box(live)), scale_, image::cells_from_list(live), style_);
+    const Box box = image_box(engine);
+    if (style_.ages && !ages_box_.empty())
+        write_png_output(target_.path, box, scale_, ages_.source(), style_);
+    else
+        write_png_output(target_.path, box, scale_, image::cells_from_engine(engine), image::Style{style_.colors, false});
 }
 
 }  // namespace tilelife::cli

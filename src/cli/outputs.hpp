@@ -11,6 +11,7 @@
 #include "image/image.hpp"
 #include "tilelife/board.hpp"
 #include "tilelife/engine.hpp"
+#include "tilelife/formats.hpp"
 #include "tilelife/output_file.hpp"
 #include "tilelife/pattern.hpp"
 
@@ -92,29 +93,51 @@ private:
 // an unbounded board without a region (its images cover the live cells).
 std::optional<Box> image_area(const BoardPlan& plan, std::optional<Box> region);
 
-// The final result, -o FILE|- with --format: a pattern text (its file opened now, committed by
-// write()) or a PNG of the board (the whole bounded board, --region, else the live cells' bounding box).
+// The final result, -o FILE|- (RLE on standard output unless --format says otherwise): a pattern
+// text (its file opened now, committed by write()) or a PNG of the board (the whole bounded board,
+// --region, else the live cells' bounding box with a one-cell margin).
 class FinalOutput {
 public:
-    FinalOutput(OutputTarget target, int scale, const image::Style& style);
+    // `budget`: the memory budget (--max-memory), which listing the cells of a huge result must not
+    // pass. `style.ages`: the PNG colours the cells by age over the last generations.
+    FinalOutput(OutputTarget target, int scale, const image::Style& style, std::int64_t budget);
     bool image() const { return target_.format == OutputFormat::png; }
     const std::string& path() const { return target_.path; }
     // Once the board is known: the image's area (image_area()), checked against the image limits.
     void set_area(std::optional<Box> area);
-    // An unbounded PNG without --region: refuses (InputError) as soon as the pattern's bounding box is
-    // too large for an image, not after the run. A pattern grows at most one cell a generation on each
-    // side, so the check says how many generations can run before it is needed again.
+    // An unbounded PNG without --region: refuses (InputError) as soon as the pattern's bounding box
+    // is too large for an image, not after the run (a pattern growing at the speed of light would
+    // never finish), saying after how many generations. A pattern grows at most one cell a
+    // generation on each side, so the check says how many generations can run before it is needed
+    // again.
     void check_growth(const Engine& engine, std::int64_t gens_left);
     std::int64_t gens_before_check() const { return gens_before_check_; }
+    // Ages (a PNG with --ages): the most generations the next step may take when `done` of `gens`
+    // have run (the last kTrailSteps are single steps), and the board after each step.
+    std::int64_t max_step(std::int64_t done, std::int64_t gens) const;
+    void after_step(const Engine& engine, std::int64_t done, std::int64_t gens);
+    // Refuses (InputError, before anything is listed or written) a result whose cells would have to
+    // be listed beyond the memory budget, or whose image is over the limits.
+    void check_size(const Engine& engine, const BoardPlan& plan);
     void write(const Engine& engine, const BoardPlan& plan, const PatternMeta& meta);
 
 private:
+    Box image_box(const Engine& engine) const;
     OutputTarget target_;
     int scale_;
     image::Style style_;
+    std::int64_t budget_;
     std::optional<Box> area_;
     std::unique_ptr<OutputFile> text_;
     std::int64_t gens_before_check_ = INT64_MAX;
+    image::AgeTracker ages_;
+    Box ages_box_;
 };
+
+// The live cells' bounding box of an engine without listing them when it keeps a tree (empty when
+// none); other engines list their cells (bounded by their board in memory).
+Box live_box(const Engine& engine);
+// The shape of an engine's result for the format table's estimates (format_info().estimate).
+OutputShape shape_of(const Engine& engine);
 
 }  // namespace tilelife::cli

@@ -22,6 +22,7 @@ Pattern parse_macrocell(std::string_view text, const std::string& source, const 
     std::string_view line;
     bool seen_magic = false;
     int top_level = 0;  // the largest level so far
+    std::vector<std::int64_t> node_lines;  // the line of each node, for the truncation check below
     while (lines.next(line)) {
         const std::int64_t n = lines.number();
         if (!seen_magic) {
@@ -43,7 +44,9 @@ Pattern parse_macrocell(std::string_view text, const std::string& source, const 
                 p.generation = g;
             } else if (tag == 'N') {
                 p.name = std::string(rest);
-            } else if (tag == 'C' || tag == 'c' || tag == 'O' || tag == 'D') {
+            } else if (tag == 'O') {
+                p.authors.emplace_back(rest);
+            } else if (tag == 'C' || tag == 'c' || tag == 'D') {
                 p.comments.emplace_back(rest);
             }
             continue;
@@ -68,6 +71,7 @@ Pattern parse_macrocell(std::string_view text, const std::string& source, const 
             }
             if (row > 8 || (row == 8 && col > 0)) fail(source, n, "leaf larger than 8x8");
             tree->add_leaf(bits);
+            node_lines.push_back(n);
             top_level = std::max(top_level, Quadtree::leaf_level);
         } else if (c0 >= '0' && c0 <= '9') {
             std::int64_t v[5];
@@ -106,6 +110,7 @@ Pattern parse_macrocell(std::string_view text, const std::string& source, const 
                 kids[static_cast<std::size_t>(q)] = static_cast<Quadtree::Index>(k);
             }
             tree->add_node(level, kids);
+            node_lines.push_back(n);
             top_level = std::max(top_level, level);
         } else {
             if (is_garbage(c0)) fail(source, n, describe_byte(c0));
@@ -117,6 +122,21 @@ Pattern parse_macrocell(std::string_view text, const std::string& source, const 
         const int level = tree->node(root).level;
         if (top_level > level) fail(source, lines.number(), "the last node (the root) is not the largest");
         tree->set_root(root, level);
+        // Golly's files list each node once, children first, the root last, and nothing else, so a
+        // node that the root does not reach means the file was cut after it (the root is then some
+        // inner node) or is damaged. Golly would read that part silently as the whole pattern.
+        std::vector<char> reached(tree->nodes().size() + 1, 0);
+        reached[root] = 1;
+        for (Quadtree::Index i = root; i >= 1; --i) {
+            const Quadtree::Node& node = tree->node(i);
+            if (!reached[i]) {
+                fail(source, node_lines[i - 1],
+                     "node " + std::to_string(i) + " is not part of the pattern (the last node, the root, does not "
+                     "use it): the file is truncated or damaged");
+            }
+            if (node.level > Quadtree::leaf_level)
+                for (Quadtree::Index k : node.kids) reached[k] = 1;
+        }
         // Counted and bounded from the tree: work linear in the nodes, whatever the cells. A list
         // is refused before anything else: a small file can describe astronomically many cells.
         if (limits.list_tree_cells && tree->population() > static_cast<CellCount>(limits.max_cells))
@@ -134,6 +154,10 @@ Pattern parse_macrocell(std::string_view text, const std::string& source, const 
         p.frame = box;
         if (limits.list_tree_cells) p.cells = tree->cells();
     } else {
+        // A file without nodes is an empty pattern (Golly writes an empty universe so), unless it
+        // stops inside a line: then it was cut before its nodes.
+        if (!text.empty() && text.back() != '\n' && text.back() != '\r')
+            fail(source, lines.number(), "the file ends inside a line before any node: it is truncated");
         tree->set_root(0, 4);
     }
     p.tree = std::move(tree);
@@ -145,10 +169,28 @@ Pattern parse_macrocell(std::string_view text, const std::string& source, const 
 namespace tilelife {
 
 std::string format_macrocell(const Quadtree& tree, const std::string& rule, std::int64_t generation) {
+    PatternMeta meta;
+    meta.rule = rule;
+    meta.generation = generation;
+    return format_macrocell(tree, meta);
+}
+
+std::string format_macrocell(const Quadtree& tree, const PatternMeta& meta) {
     std::string out = "[M2] (tilelife " TILELIFE_VERSION ")\n#R ";
-    out += rule.empty() ? Rule::life().to_string() : parse_rule(rule).to_string();
+    out += meta.rule.empty() ? Rule::life().to_string() : parse_rule(meta.rule).to_string();
     out += '\n';
-    if (generation > 0) out += "#G " + std::to_string(generation) + "\n";
+    if (meta.generation > 0) out += "#G " + std::to_string(meta.generation) + "\n";
+    // The metadata where Golly writes a pattern's comment lines (after #R and #G), one line each;
+    // Golly's reader keeps every '#' line it does not know as a comment.
+    const auto line = [&out](std::string_view prefix, std::string_view text) {
+        out += prefix;
+        if (!text.empty()) out += ' ';
+        for (char c : text) out += c == '\n' || c == '\r' ? ' ' : c;
+        out += '\n';
+    };
+    if (!meta.name.empty()) line("#N", meta.name);
+    for (const std::string& a : meta.authors) line("#O", a);
+    for (const std::string& c : meta.comments) line("#C", c);
     // Golly's numbering: depth first (nw, ne, sw, se), each distinct square once, when first met,
     // children before parents; empty squares are 0. Identical squares get one number even when the
     // tree does not share them, as Golly's canonical tree would.

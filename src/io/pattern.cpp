@@ -1,5 +1,6 @@
 // Entry points: reading a file or spec, detecting the format from the content, dispatching.
 #include "tilelife/pattern.hpp"
+#include "tilelife/formats.hpp"
 
 #include <sys/stat.h>
 
@@ -14,15 +15,8 @@
 namespace tilelife {
 
 std::string_view to_string(PatternFormat f) {
-    switch (f) {
-        case PatternFormat::rle: return "RLE";
-        case PatternFormat::life105: return "Life 1.05";
-        case PatternFormat::life106: return "Life 1.06";
-        case PatternFormat::plaintext: return "plaintext";
-        case PatternFormat::macrocell: return "macrocell";
-        case PatternFormat::random: return "random";
-    }
-    return "?";
+    if (const FormatInfo* row = format_info(f)) return row->title;
+    return "random";
 }
 
 Box Pattern::bounding_box() const {
@@ -34,38 +28,22 @@ namespace {
 
 bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
-// A header-less line Golly reads as RLE: only RLE data characters, and at least one run count,
-// row end or terminator (Golly reads "obo" or "bob" as a picture instead; see the report).
-bool looks_like_headerless_rle(std::string_view line) {
-    bool marker = false;
-    for (char c : line) {
-        if ((c >= '0' && c <= '9') || c == '$' || c == '!') marker = true;
-        else if (c != 'b' && c != 'o' && c != ' ' && c != '\t') return false;
-    }
-    return marker;
-}
-
-PatternFormat detect(std::string_view text, const std::string& source) {
+// The first non-blank line decides, through the format table's detectors.
+const FormatInfo& detect(std::string_view text, const std::string& source) {
     io::Lines lines(text);
     std::string_view line;
     while (lines.next(line)) {
         if (io::is_blank(line)) continue;
-        if (starts_with(line, "[M2]")) return PatternFormat::macrocell;
-        if (starts_with(line, "#Life 1.05")) return PatternFormat::life105;
-        if (starts_with(line, "#Life 1.06")) return PatternFormat::life106;
+        for (const FormatInfo& row : formats())
+            if (row.detect && row.detect(line)) return row;
         if (starts_with(line, "#Life"))
-            io::fail(source, lines.number(),
-                     "unsupported Life file version '" + std::string(io::trim(line)) + "'");
-        // Golly reads a file that opens with a "#P x y" block as Life 1.05.
-        if (starts_with(line, "#P")) return PatternFormat::life105;
-        if (line[0] == '#' || line[0] == 'x') return PatternFormat::rle;
-        if (line[0] == '!' || line[0] == '.' || line[0] == 'O' || line[0] == '*') return PatternFormat::plaintext;
-        if (looks_like_headerless_rle(line)) return PatternFormat::rle;
+            io::fail(source, lines.number(), "unsupported Life file version '" + std::string(io::trim(line)) + "'");
         for (char c : line)
             if (io::is_garbage(c)) io::fail(source, lines.number(), io::describe_byte(c));
-        io::fail(source, lines.number(),
-                 "unrecognised pattern format (expected RLE, Life 1.05, Life 1.06, plaintext .cells or "
-                 "Golly macrocell)");
+        std::string expected;
+        for (const FormatInfo& row : formats())
+            if (row.read) expected += (expected.empty() ? "" : ", ") + std::string(row.title);
+        io::fail(source, lines.number(), "unrecognised pattern format (expected " + expected + ")");
     }
     io::fail(source, 1, "empty file (no pattern)");
 }
@@ -123,15 +101,7 @@ Pattern parse_pattern(std::string_view text, const std::string& source, const Re
         if (io::is_gzip(plain)) io::fail(source, 0, "gzip data inside gzip data is not supported");
         return parse_pattern(plain, source, limits, sink);
     }
-    switch (detect(text, source)) {
-        case PatternFormat::rle: return io::parse_rle(text, source, limits, sink);
-        case PatternFormat::life105: return io::parse_life105(text, source, limits);
-        case PatternFormat::life106: return io::parse_life106(text, source, limits);
-        case PatternFormat::plaintext: return io::parse_plaintext(text, source, limits);
-        case PatternFormat::macrocell: return io::parse_macrocell(text, source, limits);
-        case PatternFormat::random: break;
-    }
-    io::fail(source, 0, "internal error: unknown format");
+    return detect(text, source).read(text, source, limits, sink);
 }
 
 Pattern read_pattern(const std::string& path, const ReadLimits& limits, CellSink* sink) {

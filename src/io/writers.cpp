@@ -11,6 +11,7 @@
 #include <string>
 
 #include "io/detail.hpp"
+#include "tilelife/formats.hpp"
 #include "tilelife/pattern.hpp"
 #include "tilelife/quadtree.hpp"
 #include "tilelife/rule.hpp"
@@ -325,23 +326,12 @@ std::string format_rle_tree(const Quadtree& tree, const PatternMeta& meta, std::
     std::string out = rle_preamble(box, meta, canonical_rule(meta));
     if (box.empty()) return out;
     // Refused at once when the text is certainly too large: every row holding a live cell costs at
-    // least 2 bytes, and a square has at least as many such rows as the taller of its halves' own
-    // (a bound computed in one pass: children come before parents).
+    // least 2 bytes (the format table's estimate, from the tree's rows).
     {
-        std::vector<std::uint64_t> rows(tree.nodes().size() + 1, 0);
-        for (Quadtree::Index i = 1; i <= tree.nodes().size(); ++i) {
-            const Quadtree::Node& n = tree.node(i);
-            if (n.level == Quadtree::leaf_level) {
-                for (int r = 0; r < 8; ++r) rows[i] += ((n.bits >> (8 * r)) & 0xffu) != 0;
-            } else {
-                const auto& k = n.kids;
-                rows[i] = std::min<std::uint64_t>(std::max(rows[k[0]], rows[k[1]]) + std::max(rows[k[2]], rows[k[3]]),
-                                                  std::uint64_t{1} << 62);
-            }
-        }
-        if (rows[tree.root()] > static_cast<std::uint64_t>(max_bytes / 2))
+        const OutputShape shape = shape_of(tree);
+        if (format_info(OutputFormat::rle).estimate(shape) > max_bytes)
             throw InputError("its RLE text would be over " + std::to_string(max_bytes >> 20) + " MiB (at least " +
-                             std::to_string(rows[tree.root()]) + " rows of live cells); write macrocell (.mc) instead");
+                             std::to_string(shape.live_rows) + " rows of live cells); write macrocell (.mc) instead");
     }
     // The runs of format_rle above, from the tree's rows: a run of live cells may cross pieces, so
     // it is only written when a dead cell (or the row's end) closes it.
@@ -473,19 +463,11 @@ std::string format_plaintext(const PackedRows& rows, const PatternMeta& meta) {
     return out;
 }
 
-std::string_view to_string(OutputFormat f) {
-    switch (f) {
-        case OutputFormat::rle: return "rle";
-        case OutputFormat::plaintext: return "cells";
-        case OutputFormat::macrocell: return "mc";
-        case OutputFormat::png: return "png";
-    }
-    return "?";
-}
+std::string_view to_string(OutputFormat f) { return format_info(f).name; }
 
 std::optional<OutputFormat> output_format_named(std::string_view word) {
-    for (OutputFormat f : {OutputFormat::rle, OutputFormat::plaintext, OutputFormat::macrocell, OutputFormat::png})
-        if (word == to_string(f)) return f;
+    for (const FormatInfo& row : formats())
+        if (row.write_as && word == row.name) return row.write_as;
     return std::nullopt;
 }
 
@@ -513,16 +495,20 @@ OutputTarget output_target(const std::string& path, std::optional<OutputFormat> 
     if (format) {
         t.format = *format;
     } else if (t.standard_output()) {
-        throw InputError("standard output ('-') needs an output format (rle, cells, mc or png)");
-    } else if (auto by_ext = output_format_named(ext.empty() ? ext : ext.substr(1))) {
-        t.format = *by_ext;
+        t.format = OutputFormat::rle;  // as other tools of the field write to a pipe
     } else {
-        throw InputError(located(path, 0,
-                                 (ext.empty() ? std::string("no file extension") : "unsupported extension '" + ext + "'") +
-                                     " for an output pattern (supported: .rle, .cells, .mc, .png, and .rle.gz, "
-                                     ".cells.gz, .mc.gz)"));
+        const FormatInfo* found = nullptr;
+        for (const FormatInfo& row : formats())
+            if (row.write_as && std::find(row.extensions.begin(), row.extensions.end(), ext) != row.extensions.end())
+                found = &row;
+        if (!found)
+            throw InputError(located(path, 0,
+                                     (ext.empty() ? std::string("no file extension") : "unsupported extension '" + ext + "'") +
+                                         " for an output pattern (supported: " + output_extensions() + ")"));
+        t.format = *found->write_as;
     }
-    if (t.gzip && t.format == OutputFormat::png) throw InputError(path + ": a PNG is not gzip-compressed");
+    if (t.gzip && !format_info(t.format).gzip)
+        throw InputError(path + ": a " + std::string(format_info(t.format).title) + " is not gzip-compressed");
 #ifndef TILELIFE_HAVE_ZLIB
     if (t.gzip) throw InputError(path + ": gzip output needs zlib, which this build lacks (install zlib1g-dev and rebuild)");
 #endif
@@ -532,13 +518,9 @@ OutputTarget output_target(const std::string& path, std::optional<OutputFormat> 
 OutputFormat output_format_for(const std::string& path) { return output_target(path).format; }
 
 std::string format_pattern(OutputFormat format, const std::vector<Cell>& cells, const PatternMeta& meta) {
-    switch (format) {
-        case OutputFormat::rle: return format_rle(cells, meta);
-        case OutputFormat::plaintext: return format_plaintext(cells, meta);
-        case OutputFormat::macrocell: return format_macrocell(Quadtree::from_cells(cells), meta.rule, meta.generation);
-        case OutputFormat::png: break;
-    }
-    throw InputError("a PNG is an image of a board, not a pattern text");
+    const FormatInfo& f = format_info(format);
+    if (!f.from_cells) throw InputError("a " + std::string(f.title) + " is an image of a board, not a pattern text");
+    return f.from_cells(cells, meta);
 }
 
 }  // namespace tilelife

@@ -375,6 +375,9 @@ TEST_P(CliRejects, ExitsTwoWithAReasonAndWritesNothing) {
     write("badheader.rle", "x = three, y = 3\nbo$2bo$3o!\n");
     write("b0.rle", "x = 3, y = 3, rule = B03/S23\nbo$2bo$3o!\n");
     write("glider.rle", "x = 3, y = 3, rule = B3/S23\nbo$2bo$3o!\n");
+    // Macrocell files cut short: inside a comment before any node; after a node the root leaves out.
+    write("cut.mc", "[M2] (golly 2.0)\n#C By Jason Summers with Gabr");
+    write("cutnode.mc", "[M2] (golly 3.3)\n#R B3/S23\n.*$\n*$\n4 2 0 0 0\n");
     const std::string sentinel = "#C do not touch\nx = 1, y = 1\no!\n";
     write("keep.rle", sentinel);
     const auto before = dir.files();
@@ -438,7 +441,15 @@ INSTANTIATE_TEST_SUITE_P(
         Rejection{"ConvertBadRule", "convert badrule.rle OUT", "badrule.rle"},
         Rejection{"ConvertBadExtension", "convert glider.rle glider.txt", "glider.txt"},
         Rejection{"InfoMissingFile", "info nonexistent.rle", "nonexistent.rle"},
-        Rejection{"InfoMalformed", "info malformed.rle", "malformed.rle:3"}),
+        Rejection{"InfoMalformed", "info malformed.rle", "malformed.rle:3"},
+        Rejection{"TruncatedMacrocell", "run cut.mc -o OUT", "cut.mc:2: the file ends inside a line"},
+        Rejection{"TruncatedMacrocellNode", "run cutnode.mc -o OUT", "cutnode.mc:3: node 1 is not part"},
+        Rejection{"InfoTruncatedMacrocell", "info cut.mc", "truncated"},
+        Rejection{"ConvertTruncatedMacrocell", "convert cutnode.mc OUT", "cutnode.mc:3"},
+        Rejection{"EmptyOutputName", "run glider.rle -o ''", "-o was given an empty file name"},
+        Rejection{"EmptyGifName", "run glider.rle --gif ''", "--gif was given an empty file name"},
+        Rejection{"EmptyCheckpointName", "run glider.rle --checkpoint ''", "--checkpoint was given an empty file name"},
+        Rejection{"AgesWithoutAnImage", "run glider.rle --ages -o OUT", "--ages"}),
     [](const ::testing::TestParamInfo<Rejection>& info) { return info.param.label; });
 
 // ---------------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@
 #include <gif_lib.h>
 #endif
 
+#include <algorithm>
 #include <cmath>
 #include <thread>
 
@@ -157,7 +158,8 @@ TEST_F(Cli, OutputProblemsAreFoundBeforeTheRun) {
         {"--checkpoint nodir/x.rle", 1, "nodir"},
         {"--checkpoint a-directory", 2, "is a directory"},
         {"-o x.lif", 2, "unsupported extension '.lif'"},
-        {"-o - ", 2, "standard output"},
+        {"-o ''", 2, "-o was given an empty file name"},
+        {"--gif ''", 2, "--gif was given an empty file name"},
     };
     for (const Case& c : cases) {
         const CommandResult r = tl_within(30, "run " + shell_quote(pattern_path("glider.rle")) + " --gens 1e12 " + c.output);
@@ -183,6 +185,53 @@ TEST_F(Cli, UnwritableDirectoryIsFoundBeforeTheRun) {
     EXPECT_EQ(r.exit_code, 1) << r.err;
     EXPECT_NE(r.err.find(target), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("Permission denied"), std::string::npos) << r.err;
+}
+
+// A HashLife run of the gun to 2^40 has 183251938004 live cells: listing them (16 bytes each) for a
+// .cells file, a GIF frame or an image thrashed for minutes and died out of memory. Each is refused
+// from the tree's counts (exit 2, one line, the real sizes), before anything is listed or written.
+TEST_F(Cli, HugeResultsAreRefusedBeforeTheirCellsAreListed) {
+    const std::string gun = shell_quote(pattern_path("gosper-glider-gun.rle"));
+    for (const auto& [args, fragment] :
+         {std::pair<std::string, std::string>{"-o gun.cells", "gun.cells: writing plaintext would list the 183251938004 live cells"},
+          {"-o gun.cells.gz --max-memory 64G", "over the memory budget of 64.0 GiB; write .mc or .rle instead"},
+          {"--gif g.gif --gif-every 2^40", "g.gif: after 1099511627776 generations this unbounded run has 183251938004 live cells"},
+          {"-o big.png", "big.png: after 65458 of the 1099511627776 generations the live cells (with a one-cell margin) already span 16385x16371 cells"}}) {
+        const CommandResult r = tl_within(60, "run " + gun + " --gens 2^40 " + args);
+        EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;
+        EXPECT_NE(r.err.find(fragment), std::string::npos) << args << ": " << r.err;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+        EXPECT_TRUE(dir.files().empty()) << args;
+    }
+    // The same outputs of a smaller result are written.
+    const CommandResult ok = tl_within(60, "run " + gun + " --gens 3000 -o gun.cells -q");
+    EXPECT_EQ(ok.exit_code, 0) << ok.err;
+    EXPECT_EQ(read_pattern(path("gun.cells")).cells.size(), 536u);
+}
+
+// Images of an unbounded pattern without --region keep a one-cell margin around the live cells:
+// the GIF over every frame's cells, the PNG over the last one's.
+TEST_F(Cli, ImagesOfUnboundedPatternsKeepAOneCellMargin) {
+    const std::string glider = shell_quote(pattern_path("glider.rle"));
+    ASSERT_EQ(tl("run " + glider + " --gens 8 --scale 3 -o g.png -q").exit_code, 0);
+    const std::string png = test::read_text(path("g.png"));
+    ASSERT_GE(png.size(), 24u);
+    const auto be32 = [&](std::size_t at) {
+        return (std::uint32_t(std::uint8_t(png[at])) << 24) | (std::uint32_t(std::uint8_t(png[at + 1])) << 16) |
+               (std::uint32_t(std::uint8_t(png[at + 2])) << 8) | std::uint32_t(std::uint8_t(png[at + 3]));
+    };
+    EXPECT_EQ(be32(16), 15u);  // (3 + 2) cells of 3 pixels
+    EXPECT_EQ(be32(20), 15u);
+#ifdef TILELIFE_TEST_HAVE_GIF
+    ASSERT_EQ(tl("run " + glider + " --gens 8 --gif g.gif -q").exit_code, 0);
+    int err = 0;
+    GifFileType* gif = DGifOpenFileName(path("g.gif").c_str(), &err);
+    ASSERT_NE(gif, nullptr);
+    // The glider moves 2 cells down and right in 8 generations: 5x5 cells, and the margin.
+    EXPECT_EQ(gif->SWidth, 7);
+    EXPECT_EQ(gif->SHeight, 7);
+    DGifCloseFile(gif, &err);
+#endif
 }
 
 TEST_F(Cli, TooLargeImageOfAnUnboundedPatternIsFoundEarly) {
@@ -442,6 +491,11 @@ TEST_F(Cli, StandardInputAndOutput) {
     r = tl("info - --json < " + shell_quote(glider));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ((*parse_json(r.out, "info"))["pattern"]["population"], 5);
+    // Without --format, standard output takes RLE.
+    const CommandResult plain = tl("run - --gens 4 -o - < " + shell_quote(glider));
+    ASSERT_EQ(plain.exit_code, 0) << plain.err;
+    EXPECT_EQ(plain.out, tl("run - --gens 4 -o - --format rle < " + shell_quote(glider)).out);
+    EXPECT_EQ(parse_pattern(plain.out, "stdout").format, PatternFormat::rle);
     r = tl("run - < /dev/null");
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("stdin:1: empty file"), std::string::npos) << r.err;

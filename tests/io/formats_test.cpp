@@ -1,5 +1,7 @@
 // The other readers: Life 1.05, Life 1.06, plaintext, macrocell, gzip, random soups, and detection.
+#include <algorithm>
 #include <random>
+#include <sstream>
 
 #include "io_support.hpp"
 
@@ -120,12 +122,106 @@ TEST(Macrocell, SharedNodesExpandToEveryCopyAndTheLimitIsCheckedFirst) {
     std::string sparse = "[M2]\n$\n*$\n";
     for (int level = 4; level <= 63; ++level) {
         const std::string e = std::to_string(2 * (level - 4) + 1), one = std::to_string(2 * (level - 4) + 2);
-        sparse += std::to_string(level) + " " + e + " " + e + " " + e + " " + e + "\n";
+        // The empty square of the root's level would be a node the root does not use.
+        if (level < 63) sparse += std::to_string(level) + " " + e + " " + e + " " + e + " " + e + "\n";
         sparse += std::to_string(level) + " " + e + " " + e + " " + e + " " + one + "\n";
     }
     const Pattern s = parse_pattern(sparse, "sparse.mc");
     // The cell sits in the south-east child at every level: 8 cells in from the root's far corner.
     EXPECT_EQ(s.cells, cells({{(std::int64_t{1} << 62) - 8, (std::int64_t{1} << 62) - 7}}));
+}
+
+// A macrocell file cut short: Golly (HashLife) reads what is left as a smaller or empty pattern, a
+// silent wrong answer; we refuse it, naming the file and line.
+TEST(Macrocell, TruncatedFilesAreInputErrorsNamingTheLine) {
+    PatternMeta meta;
+    meta.name = "soup";
+    meta.comments = {"a comment long enough to be cut in the middle"};
+    const std::string whole = format_macrocell(Quadtree::from_cells(read_pattern("random:100x100:0.3:5").cells), meta);
+    ASSERT_EQ(parse_pattern(whole, "whole.mc").cells, read_pattern("random:100x100:0.3:5").cells);
+    std::vector<std::size_t> line_ends;  // offsets just after each '\n'
+    for (std::size_t i = 0; i < whole.size(); ++i)
+        if (whole[i] == '\n') line_ends.push_back(i + 1);
+    const std::size_t first_node = whole.find("\n", whole.find("#C a comment")) + 1;
+    const auto cut = [&](std::size_t n) { return whole.substr(0, n); };
+    // Inside a comment line, before any node (Golly's logarithmic-width.mc cut at 1500 bytes).
+    expect_input_error([&] { parse_pattern(cut(first_node - 10), "cut.mc"); }, {"cut.mc:4:", "truncated"});
+    // Every cut inside a node line is refused; so is every cut at the end of a node line that leaves
+    // an earlier node outside the last one's square (worked out here from the lines themselves). A
+    // cut after a node whose square holds every node before it reads as that square, and no file
+    // can tell that apart (Golly reads it so too).
+    std::vector<std::vector<int>> kids{{}};  // per node (from 1): its children, none for leaves
+    for (std::size_t i = 4; i + 1 < line_ends.size(); ++i) {
+        const std::string line = whole.substr(line_ends[i - 1], line_ends[i] - line_ends[i - 1]);
+        std::vector<int> k;
+        if (line[0] >= '0' && line[0] <= '9') {
+            std::istringstream in(line);
+            int level = 0, a = 0, b = 0, c = 0, d = 0;
+            in >> level >> a >> b >> c >> d;
+            k = {a, b, c, d};
+        }
+        kids.push_back(k);
+    }
+    const auto covers_all_before = [&](int j) {
+        std::vector<char> seen(static_cast<std::size_t>(j) + 1, 0);
+        seen[static_cast<std::size_t>(j)] = 1;
+        for (int i = j; i >= 1; --i)
+            if (seen[static_cast<std::size_t>(i)])
+                for (int k : kids[static_cast<std::size_t>(i)]) seen[static_cast<std::size_t>(k)] = 1;
+        return std::count(seen.begin() + 1, seen.end(), 1) == j;
+    };
+    int refused = 0, undetectable = 0;
+    for (std::size_t n = line_ends[4] + 1; n + 1 < whole.size(); ++n) {
+        // A cut just before a line's '\n' leaves that line whole too.
+        const bool at_line_end = whole[n - 1] == '\n' || whole[n] == '\n';
+        const int lines = static_cast<int>(std::count(whole.begin(), whole.begin() + static_cast<std::ptrdiff_t>(n), '\n')) +
+                          (whole[n] == '\n' ? 1 : 0);
+        const int nodes = lines - 4;
+        const bool expect_refused = !at_line_end || !covers_all_before(nodes);
+        try {
+            parse_pattern(cut(n), "cut.mc");
+            EXPECT_FALSE(expect_refused) << "cut at byte " << n << " of " << whole.size() << " read without an error";
+            ++undetectable;
+        } catch (const InputError& e) {
+            EXPECT_TRUE(expect_refused) << "cut at byte " << n << ": " << e.what();
+            EXPECT_NE(std::string(e.what()).find("cut.mc:"), std::string::npos) << e.what();
+            ++refused;
+        }
+    }
+    EXPECT_GT(refused, 1000);
+    EXPECT_LT(undetectable, 20);
+    // Golly's own files whose cuts read as something else than the whole (when installed).
+    const std::string golly = "/usr/share/golly/Patterns/HashLife/logarithmic-width.mc";
+    if (std::filesystem::exists(golly)) {
+        const std::string text = slurp(golly);
+        for (std::size_t n : {std::size_t{1500}, text.size() / 2, text.size() - 3})
+            expect_input_error([&] { parse_pattern(text.substr(0, n), "lw.mc"); }, {"lw.mc:"});
+    }
+    // Whole lines with no node at all are an empty pattern, as Golly writes one.
+    EXPECT_TRUE(parse_pattern("[M2] (golly 3.3)\n#R B3/S23\n#G 1\n", "dead.mc").cells.empty());
+}
+
+TEST(Macrocell, NameAuthorsAndCommentsRoundTrip) {
+    PatternMeta meta;
+    meta.rule = "B36/S23";
+    meta.generation = 42;
+    meta.name = "Two cells";
+    meta.authors = {"A. Author", "B. Author"};
+    meta.comments = {"first", "", "third line"};
+    const std::vector<Cell> two = cells({{100, -7}, {-3, 5}});
+    const std::string text = format_pattern(OutputFormat::macrocell, two, meta);
+    EXPECT_NE(text.find("#R B36/S23\n#G 42\n#N Two cells\n#O A. Author\n#O B. Author\n#C first\n#C\n#C third line\n"),
+              std::string::npos)
+        << text;
+    const Pattern p = parse_pattern(text, "two.mc");
+    EXPECT_EQ(p.cells, two);
+    EXPECT_EQ(p.name, meta.name);
+    EXPECT_EQ(p.authors, meta.authors);
+    EXPECT_EQ(p.comments, meta.comments);
+    EXPECT_EQ(p.generation, 42);
+    EXPECT_EQ(*p.rule, "B36/S23");
+    const PatternMeta again = meta_of(p);
+    EXPECT_EQ(format_macrocell(*p.tree, again), text);
 }
 
 #ifdef TILELIFE_TEST_HAVE_ZLIB

@@ -64,6 +64,25 @@ TEST_F(Golly, MacrocellReaderMatchesRlePositions) {
     EXPECT_EQ(read_pattern(mc).cells, moved);
 }
 
+// A #CXRLE line after the header is an ordinary comment to Golly: bgolly's macrocell (absolute
+// positions) puts the cells at the origin, as our reader does.
+TEST_F(Golly, CxrleAfterTheHeaderIsIgnoredByBoth) {
+    TILELIFE_REQUIRE_BGOLLY();
+    for (const char* text : {"x = 36, y = 9, rule = B3/S23\n#CXRLE Pos=1000,-2000 Gen=50\n",
+                             "#CXRLE Pos=-7,3\nx = 36, y = 9, rule = B3/S23\n#CXRLE Pos=1000,-2000\n"}) {
+        const std::string gun(kGun);
+        const std::string in = write("late.rle", text + gun.substr(gun.find("24bo")));
+        const std::string mc = path("late.mc");
+        std::filesystem::remove(mc);
+        ASSERT_TRUE(golly_convert(in, mc));
+        const Pattern ours = read_pattern(in);
+        const Pattern golly = read_pattern(mc);
+        EXPECT_EQ(golly.cells, ours.cells) << text;
+        EXPECT_EQ(golly.generation, ours.generation) << text;
+        EXPECT_EQ(ours.bounding_box().x, std::string(text).rfind("#CXRLE Pos=-7", 0) == 0 ? -7 : 0) << text;
+    }
+}
+
 TEST_F(Golly, GenerationSurvivesBgolly) {
     TILELIFE_REQUIRE_BGOLLY();
     const std::string in = write("g.rle", "#CXRLE Pos=3,4 Gen=77\nx = 3, y = 1\n3o!\n");

@@ -224,5 +224,29 @@ TEST(RleSink, RefusalsAsInTheListPath) {
     expect_input_error([&] { parse_pattern("x = 9, y = 2\n9o$\n3B!", "t.rle", {}, &sink); }, {"t.rle:3", "state"});
 }
 
+// A "#CXRLE Pos=... Gen=..." line anywhere after the header (before, between or after the cell
+// lines) changes nothing: the cells stay at the origin, unpositioned, generation 0, the frame is the
+// header's; the same through a CellSink. (bgolly agrees: tests/io/golly_test.cpp and the
+// differential case tests/golly/late-cxrle.rle.)
+TEST(Rle, CxrleAfterTheHeaderIsIgnoredAsGollyDoes) {
+    for (const char* text : {"x = 3, y = 2, rule = B3/S23\n#CXRLE Pos=100,-50 Gen=9\nobo$bo!\n",
+                             "x = 3, y = 2, rule = B3/S23\nobo$\n#CXRLE Pos=100,-50 Gen=9\nbo!\n",
+                             "x = 3, y = 2, rule = B3/S23\nobo$bo!\n#CXRLE Pos=100,-50 Gen=9\n",
+                             "#CXRLE Pos=0,0\nx = 3, y = 2, rule = B3/S23\n#CXRLE Pos=100,-50 Gen=9\nobo$bo!\n"}) {
+        const Pattern p = rle(text);
+        EXPECT_EQ(p.cells, cells({{0, 0}, {2, 0}, {1, 1}})) << text;
+        EXPECT_EQ(p.frame, (Box{0, 0, 3, 2})) << text;
+        EXPECT_EQ(p.generation, 0) << text;
+        Collect sink;
+        const Pattern streamed = parse_pattern(text, "late.rle", {}, &sink);
+        EXPECT_EQ(sink.got, p.cells) << text;
+        EXPECT_EQ(sink.header.frame, p.frame) << text;
+        EXPECT_EQ(streamed.frame, p.frame) << text;
+        EXPECT_EQ(streamed.generation, 0) << text;
+        EXPECT_EQ(streamed.positioned, p.positioned) << text;
+    }
+    EXPECT_FALSE(rle("x = 3, y = 2\n#CXRLE Pos=100,-50\nobo$bo!\n").positioned);
+}
+
 }  // namespace
 }  // namespace tilelife::test

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "io_support.hpp"
+#include "tilelife/formats.hpp"
 #include "tilelife/output_file.hpp"
 
 namespace tilelife::test {
@@ -227,7 +228,12 @@ TEST(OutputFormat, GzipStandardOutputAndForcedFormat) {
     EXPECT_EQ(output_target("a.cells.gz").format, OutputFormat::plaintext);
     EXPECT_FALSE(output_target("a.rle").gzip);
     expect_input_error([] { output_target("a.png.gz"); }, {"a.png.gz", "PNG"});
-    expect_input_error([] { output_target("-"); }, {"standard output", "rle, cells, mc or png"});
+    // Standard output without a format is RLE, as other tools of the field write to a pipe.
+    EXPECT_EQ(output_target("-").format, OutputFormat::rle);
+    EXPECT_FALSE(output_target("-").gzip);
+    expect_input_error([] { output_target("a.txt"); },
+                       {"a.txt", "supported: .rle, .cells, .mc, .png, and .rle.gz, .cells.gz, .mc.gz"});
+    expect_input_error([] { output_target(""); }, {"empty output file name"});
     const OutputTarget out = output_target("-", OutputFormat::plaintext);
     EXPECT_TRUE(out.standard_output());
     EXPECT_EQ(out.format, OutputFormat::plaintext);
@@ -256,9 +262,65 @@ TEST(FormatMeta, RleAndPlaintextKeepNameAuthorsAndComments) {
     }
     EXPECT_EQ(meta_of(from_rle).generation, 12);
     EXPECT_EQ(meta_of(parse_pattern("x = 1, y = 1\no!", "n.rle")).rule, "B3/S23");
-    // Macrocell text is the tree's (tests/hashlife checks its bytes against bgolly's).
+    // Macrocell text is the tree's (tests/hashlife checks its bytes against bgolly's) with the
+    // metadata after #R and #G, where Golly writes comment lines.
     EXPECT_EQ(format_pattern(OutputFormat::macrocell, glider, meta),
-              format_macrocell(Quadtree::from_cells(glider), meta.rule, meta.generation));
+              "[M2] (tilelife " TILELIFE_VERSION ")\n#R B3/S23\n#G 12\n#N Glider\n#O Richard K. Guy\n"
+              "#C the smallest spaceship\n#C\n#C two lines\n$$$$$$$.*$\n..*$***$\n4 0 1 0 2\n");
+    const Pattern from_mc = parse_pattern(format_pattern(OutputFormat::macrocell, glider, meta), "m.mc");
+    EXPECT_EQ(from_mc.name, "Glider");
+    EXPECT_EQ(from_mc.authors, std::vector<std::string>{"Richard K. Guy"});
+    EXPECT_EQ(from_mc.comments, (std::vector<std::string>{"the smallest spaceship", "", "two lines"}));
+}
+
+// The format table: names, extensions, messages, and estimates that are lower bounds of the real
+// text for every writer (checked on soups of several densities and shapes, and on trees).
+TEST(FormatTable, RowsNamesAndEstimatesBoundTheText) {
+    EXPECT_EQ(output_format_names(), "rle, cells, mc or png");
+    EXPECT_EQ(output_extensions(), ".rle, .cells, .mc, .png, and .rle.gz, .cells.gz, .mc.gz");
+    for (OutputFormat f : {OutputFormat::rle, OutputFormat::plaintext, OutputFormat::macrocell, OutputFormat::png}) {
+        const FormatInfo& row = format_info(f);
+        EXPECT_EQ(row.write_as, f);
+        EXPECT_EQ(output_target("a" + std::string(row.extensions.front())).format, f);
+        EXPECT_EQ(row.image, f == OutputFormat::png);
+        EXPECT_EQ(row.from_cells == nullptr, row.image);
+    }
+    for (PatternFormat f : {PatternFormat::rle, PatternFormat::life105, PatternFormat::life106, PatternFormat::plaintext,
+                            PatternFormat::macrocell}) {
+        ASSERT_NE(format_info(f), nullptr);
+        EXPECT_NE(format_info(f)->read, nullptr);
+        EXPECT_NE(format_info(f)->detect, nullptr);
+    }
+    EXPECT_EQ(format_info(PatternFormat::random), nullptr);
+    const PatternMeta none;
+    for (const char* spec : {"random:300x200:0.5:1", "random:1000x1000:0.001:2", "random:3x900:0.3:3",
+                             "random:900x3:0.3:4", "random:64x64:1:5"}) {
+        const std::vector<Cell> c = read_pattern(spec).cells;
+        const Quadtree tree = Quadtree::from_cells(c);
+        for (const OutputShape& shape : {shape_of(c), shape_of(tree)}) {
+            EXPECT_EQ(shape.population, c.size());
+            EXPECT_EQ(shape.box, bounding_box(c));
+            for (OutputFormat f : {OutputFormat::rle, OutputFormat::plaintext, OutputFormat::macrocell}) {
+                const std::int64_t text = static_cast<std::int64_t>(format_pattern(f, c, none).size());
+                EXPECT_LE(format_info(f).estimate(shape), text) << spec << " " << to_string(f);
+                EXPECT_GT(format_info(f).estimate(shape), 0) << spec << " " << to_string(f);
+                EXPECT_GE(listing_bytes(format_info(f), shape), static_cast<std::int64_t>(16 * c.size()));
+            }
+        }
+    }
+    // A tree of 2^80 cells: its estimates saturate instead of overflowing.
+    std::string huge = "[M2]\n********$********$********$********$********$********$********$********$\n";
+    for (int level = 4; level <= 43; ++level) {
+        const std::string k = std::to_string(level - 3);
+        huge += std::to_string(level) + " " + k + " " + k + " " + k + " " + k + "\n";
+    }
+    ReadLimits tree_only;
+    tree_only.list_tree_cells = false;
+    const OutputShape big = shape_of(*parse_pattern(huge, "huge.mc", tree_only).tree);
+    EXPECT_EQ(big.live_rows, std::uint64_t{1} << 43);
+    EXPECT_EQ(format_info(OutputFormat::plaintext).estimate(big), INT64_MAX);
+    EXPECT_EQ(format_info(OutputFormat::rle).estimate(big), std::int64_t{1} << 44);
+    EXPECT_EQ(listing_bytes(format_info(OutputFormat::rle), big), INT64_MAX);
 }
 
 

@@ -79,7 +79,8 @@ TEST(Png, RunRegionAndUnboundedBoundingBox) {
     auto e = expected_board("random:21x15:0.5:3", ov, 3);
     expect_exact(read_png(part), read_all(*e, Box{4, 5, 9, 7}), 9, 7, 3);
 
-    // Unbounded without --region: the live cells' bounding box.
+    // Unbounded without --region: the live cells' bounding box and a one-cell margin (no cell
+    // touches the border).
     const std::string whole = dir / "whole.png";
     const std::string pattern = std::string(TILELIFE_SOURCE_DIR) + "/patterns/r-pentomino.rle";
     r = run(cli() + " run " + pattern + " -g 30 -q --scale 2 -o " + whole);
@@ -87,9 +88,60 @@ TEST(Png, RunRegionAndUnboundedBoundingBox) {
     e = expected_board(pattern, {}, 30);
     Box bb;
     for (const Cell& c : e->live_cells()) bb = unite(bb, Box{c.x, c.y, 1, 1});
+    bb = grow(bb, 1);
     std::vector<std::uint8_t> cells(static_cast<std::size_t>(bb.width * bb.height));
     image::cells_from_engine(*e)(bb, cells.data());
     expect_exact(read_png(whole), cells, bb.width, bb.height, 2);
+}
+
+// `run -o x.png --ages` colours the last generation's cells by age, as a GIF frame with --ages does:
+// born in the last step, alive longer, died 1..kTrailSteps steps ago; on an unbounded board with its
+// margin, on a torus over the whole board.
+TEST(Png, AgesShowTheLastGenerations) {
+    TempDir dir;
+    const std::string pattern = std::string(TILELIFE_SOURCE_DIR) + "/patterns/r-pentomino.rle";
+    const image::Colors& colors = image::theme("dark");
+    for (const std::string topology : {"", " -t torus -s 40x30"}) {
+        const std::string out = dir / "ages.png";
+        const Result r = run(cli() + " run " + pattern + " -g 50 -q --ages --theme dark --scale 3" + topology + " -o " + out);
+        ASSERT_EQ(r.rc, 0) << r.out;
+        BoardOverrides ov;
+        if (!topology.empty()) ov = BoardOverrides{std::nullopt, Topology::torus, 40, 30};
+        // The states of the last kTrailSteps + 1 boards, tracked as the run does.
+        image::AgeTracker ages;
+        Box box;
+        for (std::int64_t g = 50 - image::kTrailSteps; g <= 50; ++g) {
+            const auto e = expected_board(pattern, ov, g);
+            if (box.empty()) box = topology.empty() ? grow(e->extent(), 8) : e->extent();
+            ages.step(box, read_all(*e, box).data());
+        }
+        const auto last = expected_board(pattern, ov, 50);
+        Box area = last->extent();
+        if (topology.empty()) {
+            Box bb;
+            for (const Cell& c : last->live_cells()) bb = unite(bb, Box{c.x, c.y, 1, 1});
+            area = grow(bb, 1);
+        }
+        std::vector<std::uint8_t> states(static_cast<std::size_t>(area.width * area.height));
+        ages.source()(area, states.data());
+        const Image img = read_png(out);
+        ASSERT_EQ(img.width, area.width * 3);
+        ASSERT_EQ(img.height, area.height * 3);
+        std::int64_t wrong = 0, born = 0, died = 0;
+        for (std::int64_t y = 0; y < area.height; ++y)
+            for (std::int64_t x = 0; x < area.width; ++x) {
+                const std::uint8_t st = states[static_cast<std::size_t>(y * area.width + x)];
+                born += st == image::kBornCell;
+                died += st >= image::kDiedCell;
+                const image::Rgb want = colors.of(st, true);
+                const std::uint32_t px = img.at(static_cast<int>(x * 3 + 1), static_cast<int>(y * 3 + 1));
+                if (px != ((std::uint32_t{want.r} << 16) | (std::uint32_t{want.g} << 8) | want.b) && ++wrong <= 5)
+                    ADD_FAILURE() << "cell " << x << "," << y << " state " << int(st) << " pixel " << std::hex << px;
+            }
+        EXPECT_EQ(wrong, 0) << topology;
+        EXPECT_GT(born, 0);
+        EXPECT_GT(died, 0);
+    }
 }
 
 TEST(Png, TooLargeIsRefusedBeforeRunning) {
