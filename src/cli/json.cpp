@@ -1,6 +1,7 @@
 #include "cli/json.hpp"
 
 #include <cctype>
+#include <cstring>
 #include <limits>
 #include <variant>
 
@@ -19,6 +20,22 @@ void print_json(const Json& document, std::FILE* out) {
     const std::string text = document.dump(-1, ' ', false, nlohmann::detail::error_handler_t::replace);
     std::fprintf(out, "%s\n", text.c_str());
     std::fflush(out);
+}
+
+bool json_requested(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--") == 0) return false;
+        if (std::strcmp(argv[i], "--json") == 0) return true;
+    }
+    return false;
+}
+
+void print_json_error(int exit_code, const std::string& message, const std::string& command) {
+    Json doc;
+    doc["tilelife"] = TILELIFE_VERSION;
+    doc["command"] = string_or_null(command);
+    doc["error"] = Json{{"message", message}, {"exit_code", exit_code}};
+    print_json(doc, stderr);
 }
 
 std::string json_key(std::string_view name) {

@@ -21,6 +21,11 @@ Json json_document(std::string_view command);
 // replaced by U+FFFD, so the document is always valid JSON.
 void print_json(const Json& document, std::FILE* out = stdout);
 
+// Whether the command line asks for --json (before a `--`): errors are then a JSON object too.
+bool json_requested(int argc, char** argv);
+// {"tilelife", "command": COMMAND or null, "error": {"message", "exit_code"}} on standard error.
+void print_json_error(int exit_code, const std::string& message, const std::string& command);
+
 // An engine's or a device's property name as a JSON key: snake_case ("memory budget bytes" ->
 // "memory_budget_bytes", "rule-storage" -> "rule_storage", "cpu:hashlife nodes" -> "cpu_hashlife_nodes").
 // The text reports keep the engines' wording; every JSON key of a property goes through here.

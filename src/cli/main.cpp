@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "cli/commands.hpp"
+#include "cli/json.hpp"
 #include "cli/mpi_session.hpp"
 #include "tilelife/builtin.hpp"
 #include "tilelife/error.hpp"
@@ -38,8 +39,12 @@ const char* unknown_subcommand(CLI::App& app, int argc, char** argv) {
     return argv[1];
 }
 
+bool g_json = false;  // --json: failures are a JSON object on stderr too (docs/json.md)
+
 int fail(int code, const std::string& message, CLI::App* command) {
-    std::cerr << "tilelife: " << tilelife::cli::with_flag_hint(message, command) << "\n";
+    const std::string text = tilelife::cli::with_flag_hint(message, command);
+    if (g_json) tilelife::cli::print_json_error(code, text, command ? command->get_name() : "");
+    else std::cerr << "tilelife: " << text << "\n";
     return code;
 }
 
@@ -57,11 +62,10 @@ int run_cli(int argc, char** argv) {
     cli::add_devices(app, exit_code);
     cli::add_bench(app, exit_code);
     cli::add_view(app, exit_code);
-    if (const char* word = unknown_subcommand(app, argc, argv)) {
-        std::cerr << "tilelife: unknown subcommand '" << word << "' (subcommands: " << subcommand_names(app)
-                  << "; see tilelife --help)\n";
-        return 2;
-    }
+    g_json = cli::json_requested(argc, argv);
+    if (const char* word = unknown_subcommand(app, argc, argv))
+        return fail(2, "unknown subcommand '" + std::string(word) + "' (subcommands: " + subcommand_names(app) +
+                           "; see tilelife --help)", nullptr);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -72,17 +76,14 @@ int run_cli(int argc, char** argv) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
         // Usage errors are bad input too: one line, exit 2, pointing to the help of the subcommand.
-        const CLI::App* sub = chosen_subcommand(app);
-        std::cerr << "tilelife: " << e.what() << " (see tilelife " << (sub ? sub->get_name() + " " : "")
-                  << "--help)\n";
-        return 2;
+        CLI::App* sub = chosen_subcommand(app);
+        return fail(2, std::string(e.what()) + " (see tilelife " + (sub ? sub->get_name() + " " : "") + "--help)", sub);
     } catch (const InputError& e) {
         return fail(2, e.what(), chosen_subcommand(app));
     } catch (const RuntimeError& e) {
         return fail(1, e.what(), chosen_subcommand(app));
     } catch (const std::bad_alloc&) {
-        std::cerr << "tilelife: out of memory\n";
-        return 1;
+        return fail(1, "out of memory", nullptr);
     } catch (const std::exception& e) {
         return fail(1, e.what(), chosen_subcommand(app));
     }
