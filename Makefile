@@ -10,7 +10,8 @@ DEB_PACKAGES := cmake ninja-build g++ make pkg-config ca-certificates \
   ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers pocl-opencl-icd clinfo oclgrind \
   golly libopenmpi-dev openmpi-bin \
   libpng-dev libgif-dev libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core xvfb xauth \
-  python3-dev pybind11-dev python3-pybind11 python3-numpy python3-pytest python3-pip python3-setuptools python3-wheel
+  python3-dev pybind11-dev python3-pybind11 python3-numpy python3-pytest python3-pip python3-setuptools python3-wheel \
+  python3-jsonschema
 
 .PHONY: deps configure build demo test clean fuzz fuzz-deps test-asan
 

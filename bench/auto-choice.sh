@@ -55,8 +55,8 @@ while read -r pattern gens; do
         if ((${#times[@]})); then med[$k]=$(printf '%s\n' "${times[@]}" | median); else med[$k]=""; fi
     done
     ran=$(grep -o '"running":"[^"]*"' "$work/auto.json" 2>/dev/null | cut -d'"' -f4)
-    switched=$(grep -o '"switched at generation":[0-9-]*' "$work/auto.json" 2>/dev/null | cut -d: -f2)
-    [ -n "$switched" ] && [ "$switched" != -1 ] && ran="$ran (from $switched)"
+    switched=$(grep -o '"switched_at_generation":[0-9]*' "$work/auto.json" 2>/dev/null | cut -d: -f2)
+    [ -n "$switched" ] && ran="$ran (from $switched)"
     # The same cells from every engine that finished.
     for k in hashlife bitpacked; do
         if [ -n "${med[$k]}" ] && [ -n "${med[auto]}" ] && ! cmp -s <(tail -n +2 "$work/$k.mc") <(tail -n +2 "$work/auto.mc"); then

@@ -73,6 +73,7 @@ std::string value_json(const DescriptionValue& v) {
     if (const auto* b = std::get_if<bool>(&v)) return *b ? "true" : "false";
     if (const auto* i = std::get_if<std::int64_t>(&v)) return std::to_string(*i);
     if (const auto* d = std::get_if<double>(&v)) return std::to_string(*d);
+    if (std::holds_alternative<std::nullptr_t>(v)) return "null";
     return json(std::get<std::string>(v));
 }
 

@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/json.hpp"
 #include "tilelife/board.hpp"
 #include "tilelife/builtin.hpp"
 #include "tilelife/engine.hpp"
@@ -118,10 +119,10 @@ Settings settings_from(const py::kwargs& kw, bool rule_allowed) {
         } else if (key == "threads") {
             s.options.threads = py::cast<int>(v);
             if (s.options.threads < 0) throw InputError("threads must be 0 (the engine's choice) or more");
-        } else if (key == "wg") {
+        } else if (key == "work_group" || key == "wg") {  // describe()'s name; wg kept for older scripts
             if (v.is_none()) continue;
-            const auto [w, h] = size_of(v, "wg");
-            if (w < 1 || h < 1 || w > 4096 || h > 4096) throw InputError("wg must be two sizes from 1 to 4096");
+            const auto [w, h] = size_of(v, key.c_str());
+            if (w < 1 || h < 1 || w > 4096 || h > 4096) throw InputError(key + " must be two sizes from 1 to 4096");
             s.options.wg_width = static_cast<int>(w), s.options.wg_height = static_cast<int>(h);
         } else if (key == "steps_per_launch") {
             s.options.steps_per_launch = py::cast<int>(v);
@@ -547,91 +548,24 @@ std::string path_text(py::handle p) { return py::str(py::module_::import("os").a
 // ---------------------------------------------------------------------------------------------
 // Plain-data views.
 
-py::object value_of(const DescriptionValue& v) {
-    return std::visit([](const auto& x) -> py::object { return py::cast(x); }, v);
+// The same objects as the CLI's --json (src/cli/json.cpp, docs/json.md): one vocabulary, one
+// function per object, so Python and the CLI cannot drift apart.
+py::dict dict_of(const cli::Json& j) {
+    const std::string text = j.dump(-1, ' ', false, nlohmann::detail::error_handler_t::replace);
+    return py::module_::import("json").attr("loads")(text).cast<py::dict>();
 }
 
-py::dict options_dict(const EngineOptions& o) {
-    py::dict d;
-    d["device"] = o.device;
-    d["wg"] = o.wg_width || o.wg_height ? py::object(py::make_tuple(o.wg_width, o.wg_height)) : py::none();
-    d["threads"] = o.threads;
-    d["steps_per_launch"] = o.steps_per_launch;
-    py::dict params;
-    for (const auto& [k, v] : o.params) params[py::str(k)] = v;
-    d["params"] = params;
-    return d;
-}
-
+// The engine object of `run --json`, plus `autotune`: the option sets `bench --autotune` tries.
 py::dict description_dict(const EngineDescription& e) {
-    py::dict d;
-    d["name"] = e.name;
-    d["backend"] = e.backend;
-    d["device"] = e.device;
-    d["wg"] = e.wg_width || e.wg_height ? py::object(py::make_tuple(e.wg_width, e.wg_height)) : py::none();
-    d["cells_per_item"] = e.cells_per_item;
-    d["steps_per_launch"] = e.steps_per_launch;
-    d["threads"] = e.threads;
-    if (e.tiles) {
-        py::dict t;
-        t["width"] = e.tiles->width;
-        t["height"] = e.tiles->height;
-        t["halo_x"] = e.tiles->halo_x;
-        t["halo_y"] = e.tiles->halo_y;
-        t["origin"] = py::make_tuple(e.tiles->origin.x, e.tiles->origin.y);
-        t["text"] = e.tiles->text;
-        d["tiles"] = t;
-    } else {
-        d["tiles"] = py::none();
-    }
-    d["host_bytes"] = e.host_bytes;
-    d["device_bytes"] = e.device_bytes;
-    py::dict props;
-    for (const auto& [k, v] : e.properties) props[py::str(k)] = value_of(v);
-    d["properties"] = props;
-    py::list tune;
-    for (const EngineOptions& o : e.autotune) tune.append(options_dict(o));
-    d["autotune"] = tune;
-    return d;
+    cli::Json j = cli::engine_json(e);
+    j["autotune"] = cli::Json::array();
+    for (const EngineOptions& o : e.autotune) j["autotune"].push_back(cli::options_json(o));
+    return dict_of(j);
 }
 
-py::dict engine_dict(const EngineInfo& e) {
-    py::dict d;
-    d["name"] = e.name;
-    d["backend"] = e.backend();
-    d["description"] = e.description;
-    d["aliases"] = e.aliases;
-    py::list params;
-    for (const ParameterSpec& p : e.parameters) {
-        py::dict q;
-        q["name"] = p.name;
-        q["description"] = p.description;
-        q["choices"] = p.choices;
-        q["min"] = p.min;
-        q["max"] = p.max;
-        q["default"] = p.default_value;
-        params.append(q);
-    }
-    d["parameters"] = params;
-    py::list defaults;
-    for (Topology t : e.default_for) defaults.append(std::string(to_string(t)));
-    d["default_for"] = defaults;
-    d["native_unbounded"] = e.native_unbounded;
-    d["bounded"] = e.bounded;
-    return d;
-}
+py::dict engine_dict(const EngineInfo& e) { return dict_of(cli::engine_info_json(e)); }
 
-py::dict device_dict(const DeviceInfo& dev) {
-    py::dict d;
-    d["backend"] = dev.backend;
-    d["id"] = dev.id;
-    d["name"] = dev.name;
-    d["type"] = dev.type;
-    py::dict props;
-    for (const auto& [k, v] : dev.properties) props[py::str(k)] = value_of(v);
-    d["properties"] = props;
-    return d;
-}
+py::dict device_dict(const DeviceInfo& dev) { return dict_of(cli::device_json(dev)); }
 
 }  // namespace
 

@@ -2,6 +2,7 @@
 // engine's description of itself. Nothing here knows about rendering, files or command lines.
 #pragma once
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -73,8 +74,9 @@ struct TileGeometry {
     std::string text;  // "work-group 64x4, 4 cells x 16 rows per work-item"
 };
 
-// A value in an engine's description: flags, counts, rates, words.
-using DescriptionValue = std::variant<bool, std::int64_t, double, std::string>;
+// A value in an engine's description: flags, counts, rates, words, or nothing yet (nullptr: "not
+// switched", null in JSON, where a sentinel such as -1 would read as a number).
+using DescriptionValue = std::variant<bool, std::int64_t, double, std::string, std::nullptr_t>;
 
 // What an engine is and what it chose. Every field is optional: a CPU engine leaves the device and
 // work-group fields empty, an engine without tiles leaves `tiles` empty.

@@ -205,16 +205,16 @@ def test_every_engine_describes_itself(engine):
         b = tilelife.Board(engine=engine)
     d = b.describe()
     assert d["name"] == engine and d["backend"] == engine.split(":")[0]
-    assert set(d) == {"name", "backend", "device", "wg", "cells_per_item", "steps_per_launch", "threads", "tiles",
+    assert set(d) == {"name", "backend", "device", "work_group", "cells_per_item", "steps_per_launch", "threads", "tiles",
                       "host_bytes", "device_bytes", "properties", "autotune"}
     if d["backend"] == "opencl":
         # A device engine names its device and work-group and says where its tiles lie.
-        assert d["device"] and d["device_bytes"] > 0 and d["wg"][0] > 0
+        assert d["device"] and d["device_bytes"] > 0 and d["work_group"]["width"] > 0
         assert d["tiles"]["width"] > 0 and d["tiles"]["text"]
         ids = [dev["id"] for dev in tilelife.devices("opencl")]
         assert d["device"].split()[0] in ids
         for options in d["autotune"]:
-            assert set(options) == {"device", "wg", "threads", "steps_per_launch", "params"}
+            assert set(options) == {"device", "work_group", "threads", "steps_per_launch", "params"}
 
 
 def test_hyphenated_parameters_as_keywords():
@@ -224,7 +224,7 @@ def test_hyphenated_parameters_as_keywords():
     engine, p = named[0]
     keyword = p["name"].replace("-", "_")
     b = tilelife.Board(topology="torus", size=(64, 64), engine=engine, **{keyword: p["choices"][-1]})
-    assert b.describe()["properties"].get(p["name"], p["choices"][-1]) == p["choices"][-1]
+    assert b.describe()["properties"].get(p["name"].replace("-", "_"), p["choices"][-1]) == p["choices"][-1]
     with pytest.raises(tilelife.InputError, match=f"parameter {p['name']}='nonesuch' is not one of"):
         tilelife.Board(topology="torus", size=(64, 64), engine=engine, **{keyword: "nonesuch"})
 

@@ -131,16 +131,6 @@ std::string options_flags(const EngineOptions& o) {
     return out;
 }
 
-Json options_json(const EngineOptions& o) {
-    Json params = Json::object();
-    for (const auto& [k, v] : o.params) params[k] = v;
-    return Json{{"device", string_or_null(o.device)},
-                {"work_group", o.wg_width > 0 ? Json{{"width", o.wg_width}, {"height", o.wg_height}} : Json(nullptr)},
-                {"threads", count_or_null(o.threads)},
-                {"steps_per_launch", count_or_null(o.steps_per_launch)},
-                {"params", params}};
-}
-
 // Ratio base: the first engine that ran.
 double base_rate(const std::vector<Result>& results) {
     for (const Result& r : results)
@@ -301,7 +291,7 @@ void report_json(const BenchReport& b) {
     doc["seed"] = b.args.seed;
     doc["warmup"] = b.job.warmup;
     doc["generations"] = b.job.gens;
-    doc["bytes_counted"] = kBytesNote;
+    doc["bytes_per_cell_update"] = 2;  // what effective_gb_per_second counts (kBytesNote)
     Json results = Json::array();
     for (const Result& r : b.results) results.push_back(result_json(r, base));
     doc["results"] = results;

@@ -55,12 +55,7 @@ void add_devices(CLI::App& app, int& exit_code) {
             Json list = Json::array();
             for (const Listing& l : listings) {
                 Json devices = Json::array();
-                for (const DeviceInfo& d : l.devices) {
-                    devices.push_back(Json{{"id", d.id},
-                                           {"name", d.name},
-                                           {"type", string_or_null(d.type)},
-                                           {"properties", properties_json(d.properties)}});
-                }
+                for (const DeviceInfo& d : l.devices) devices.push_back(device_json(d));
                 list.push_back(Json{{"name", l.backend->name},
                                     {"description", l.backend->description},
                                     {"devices", devices},

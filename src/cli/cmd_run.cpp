@@ -288,17 +288,22 @@ void report_json(const Report& r, std::FILE* out) {
     doc["generations_run"] = r.engine.generation();
     doc["population"] = r.engine.population();
     doc["seconds"] = r.stepped.seconds;
-    doc["cell_updates"] = static_cast<std::int64_t>(r.stepped.cell_updates);
-    doc["cell_updates_per_second"] = r.stepped.seconds > 0 ? r.stepped.cell_updates / r.stepped.seconds : 0.0;
+    // Exact while it fits an integer; a HashLife run of 2^60 generations counts more (then a double).
+    doc["cell_updates"] = r.stepped.cell_updates < 0x1p63 ? Json(static_cast<std::int64_t>(r.stepped.cell_updates))
+                                                          : Json(r.stepped.cell_updates);
+    // Nothing stepped (--gens 0): no rate, rather than a 0 that reads as a measurement.
+    const bool rated = r.stepped.cell_updates > 0 && r.stepped.seconds > 0;
+    doc["cell_updates_per_second"] = rated ? Json(r.stepped.cell_updates / r.stepped.seconds) : Json(nullptr);
     doc["output"] = r.settings.output ? Json(r.settings.output->path) : Json(nullptr);
     doc["gif"] = r.gif ? Json{{"path", r.gif->path()}, {"frames", r.gif->frames()}} : Json(nullptr);
     doc["checkpoint"] = r.checkpoints ? Json(r.checkpoints->path()) : Json(nullptr);
+    Json log = nullptr;  // null without --log-every (a key is never left out)
     if (r.settings.log_every > 0) {
-        Json log = Json::array();
+        log = Json::array();
         for (const LogPoint& p : r.log)
             log.push_back(Json{{"generation", p.generation}, {"population", p.population}, {"seconds", p.seconds}});
-        doc["log"] = log;
     }
+    doc["log"] = log;
     print_json(doc, out);
 }
 

@@ -146,6 +146,7 @@ std::string value_text(const DescriptionValue& value) {
             using V = std::decay_t<decltype(x)>;
             if constexpr (std::is_same_v<V, bool>) return x ? "yes" : "no";
             else if constexpr (std::is_same_v<V, std::string>) return x;
+            else if constexpr (std::is_same_v<V, std::nullptr_t>) return "none";
             else return std::to_string(x);
         },
         value);

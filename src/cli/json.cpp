@@ -1,5 +1,7 @@
 #include "cli/json.hpp"
 
+#include <cctype>
+#include <cstring>
 #include <limits>
 #include <variant>
 
@@ -20,12 +22,44 @@ void print_json(const Json& document, std::FILE* out) {
     std::fflush(out);
 }
 
+bool json_requested(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--") == 0) return false;
+        if (std::strcmp(argv[i], "--json") == 0) return true;
+    }
+    return false;
+}
+
+void print_json_error(int exit_code, const std::string& message, const std::string& command) {
+    Json doc;
+    doc["tilelife"] = TILELIFE_VERSION;
+    doc["command"] = string_or_null(command);
+    doc["error"] = Json{{"message", message}, {"exit_code", exit_code}};
+    print_json(doc, stderr);
+}
+
+std::string json_key(std::string_view name) {
+    std::string key;
+    bool gap = false;
+    for (const char c : name) {
+        const unsigned char u = static_cast<unsigned char>(c);
+        if (std::isalnum(u)) {
+            if (gap && !key.empty()) key += '_';
+            key += static_cast<char>(std::tolower(u));
+            gap = false;
+        } else {
+            gap = true;  // spaces, '-', ':', '/', ...: one '_' between words
+        }
+    }
+    return key;
+}
+
 Json string_or_null(const std::string& s) { return s.empty() ? Json(nullptr) : Json(s); }
 Json count_or_null(std::int64_t n) { return n == 0 ? Json(nullptr) : Json(n); }
 
 Json properties_json(const std::vector<std::pair<std::string, DescriptionValue>>& properties) {
     Json j = Json::object();
-    for (const auto& [key, value] : properties) std::visit([&](const auto& v) { j[key] = v; }, value);
+    for (const auto& [key, value] : properties) std::visit([&](const auto& v) { j[json_key(key)] = v; }, value);
     return j;
 }
 
@@ -90,6 +124,24 @@ Json engine_info_json(const EngineInfo& info) {
                 {"default_for", defaults},
                 {"bounded", info.bounded},
                 {"native_unbounded", info.native_unbounded}};
+}
+
+Json device_json(const DeviceInfo& d) {
+    return Json{{"backend", d.backend},
+                {"id", d.id},
+                {"name", d.name},
+                {"type", string_or_null(d.type)},
+                {"properties", properties_json(d.properties)}};
+}
+
+Json options_json(const EngineOptions& o) {
+    Json params = Json::object();
+    for (const auto& [k, v] : o.params) params[k] = v;
+    return Json{{"device", string_or_null(o.device)},
+                {"work_group", o.wg_width > 0 ? Json{{"width", o.wg_width}, {"height", o.wg_height}} : Json(nullptr)},
+                {"threads", count_or_null(o.threads)},
+                {"steps_per_launch", count_or_null(o.steps_per_launch)},
+                {"params", params}};
 }
 
 // A live-cell count: exact up to 2^64 - 1, beyond that (macrocell trees can hold more) the nearest double.

@@ -8,6 +8,7 @@
 
 #include "cli/cli_docs.hpp"
 #include "cli/commands.hpp"
+#include "cli/json.hpp"
 #include "cli/mpi_session.hpp"
 #include "tilelife/builtin.hpp"
 #include "tilelife/error.hpp"
@@ -118,8 +119,12 @@ void check_rules(CLI::App& app) {
     }
 }
 
+bool g_json = false;  // --json: failures are a JSON object on stderr too (docs/json.md)
+
 int fail(int code, const std::string& message, CLI::App* command) {
-    std::cerr << "tilelife: " << tilelife::cli::with_flag_hint(message, command) << "\n";
+    const std::string text = tilelife::cli::with_flag_hint(message, command);
+    if (g_json) tilelife::cli::print_json_error(code, text, command ? command->get_name() : "");
+    else std::cerr << "tilelife: " << text << "\n";
     return code;
 }
 
@@ -153,12 +158,12 @@ int run_cli(int argc, char** argv) {
     }
     argc = static_cast<int>(args.size());
     argv = args.data();
+    g_json = cli::json_requested(argc, argv);
     if (const char* word = unknown_subcommand(app, argc, argv)) {
         const std::string close = closest(word, visible_subcommand_names(app));
-        std::cerr << "tilelife: unknown subcommand '" << word << "' ("
-                  << (close.empty() ? "" : "did you mean " + close + "?; ") << "subcommands: " << subcommand_names(app)
-                  << "; see tilelife --help)\n";
-        return 2;
+        return fail(2, "unknown subcommand '" + std::string(word) + "' (" +
+                           (close.empty() ? "" : "did you mean " + close + "?; ") + "subcommands: " +
+                           subcommand_names(app) + "; see tilelife --help)", nullptr);
     }
     try {
         app.parse(argc, argv);
@@ -173,27 +178,21 @@ int run_cli(int argc, char** argv) {
         CLI::App* sub = chosen_subcommand(app);
         const std::string word = unknown_option(app, sub);
         const std::string where = sub ? sub->get_name() + " " : "";
-        if (word.empty()) {
-            std::cerr << "tilelife: " << e.what() << " (see tilelife " << where << "--help)\n";
-            return 2;
-        }
+        if (word.empty()) return fail(2, std::string(e.what()) + " (see tilelife " + where + "--help)", sub);
         const std::string close = closest(word, option_names(sub ? *sub : app));
-        std::cerr << "tilelife: unknown option '" << word << "' for tilelife " << where << "("
-                  << (close.empty() ? "" : "did you mean " + close + "?; ") << "see tilelife " << where << "--help)\n";
-        return 2;
+        return fail(2, "unknown option '" + word + "' for tilelife " + where + "(" +
+                           (close.empty() ? "" : "did you mean " + close + "?; ") + "see tilelife " + where + "--help)",
+                    sub);
     } catch (const CLI::ParseError& e) {
         // Usage errors are bad input too: one line, exit 2, pointing to the help of the subcommand.
-        const CLI::App* sub = chosen_subcommand(app);
-        std::cerr << "tilelife: " << e.what() << " (see tilelife " << (sub ? sub->get_name() + " " : "")
-                  << "--help)\n";
-        return 2;
+        CLI::App* sub = chosen_subcommand(app);
+        return fail(2, std::string(e.what()) + " (see tilelife " + (sub ? sub->get_name() + " " : "") + "--help)", sub);
     } catch (const InputError& e) {
         return fail(2, e.what(), chosen_subcommand(app));
     } catch (const RuntimeError& e) {
         return fail(1, e.what(), chosen_subcommand(app));
     } catch (const std::bad_alloc&) {
-        std::cerr << "tilelife: out of memory\n";
-        return 1;
+        return fail(1, "out of memory", nullptr);
     } catch (const std::exception& e) {
         return fail(1, e.what(), chosen_subcommand(app));
     }

@@ -133,7 +133,7 @@ public:
         std::vector<std::pair<std::string, DescriptionValue>> props = {
             {"running", running},
             {"started on", started_on_},
-            {"switched at generation", switched_at_},
+            {"switched at generation", switched_at_ >= 0 ? DescriptionValue(switched_at_) : DescriptionValue(nullptr)},
             {"hashlife trials", trials_},
         };
         for (auto& p : d.properties) props.push_back({running + " " + p.first, p.second});

@@ -297,7 +297,7 @@ public:
             {"nodes", static_cast<std::int64_t>(node_count_)},
             {"leaves", static_cast<std::int64_t>(leaf_count_)},
             {"bytes", bytes()},
-            {"memory budget", budget_},
+            {"memory budget bytes", budget_},
             {"collections", collections_},
             {"step exponent", static_cast<std::int64_t>(last_j_)},
             {"root level", static_cast<std::int64_t>(level_)},

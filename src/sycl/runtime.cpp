@@ -205,9 +205,9 @@ void register_sycl_backend() {
             i.properties.emplace_back("max work-group", static_cast<std::int64_t>(d.max_work_group_size));
             i.properties.emplace_back("local memory bytes",
                                       d.local_mem_size ? DescriptionValue(static_cast<std::int64_t>(d.local_mem_size))
-                                                       : DescriptionValue(std::string("unbounded (host memory)")));
+                                                       : DescriptionValue(nullptr));  // unbounded (host memory)
             i.properties.emplace_back("local memory on-chip", d.local_mem_dedicated);
-            i.properties.emplace_back("global memory MiB", static_cast<std::int64_t>(d.global_mem_size >> 20));
+            i.properties.emplace_back("global memory bytes", static_cast<std::int64_t>(d.global_mem_size));
             std::string sg;
             for (std::size_t s : d.sub_group_sizes) sg += (sg.empty() ? "" : ",") + std::to_string(s);
             i.properties.emplace_back("sub-group sizes", sg);

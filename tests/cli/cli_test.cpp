@@ -71,7 +71,7 @@ TEST_F(Cli, RunJsonHasEveryKey) {
     const auto js = parse_json(r.out, "run");
     ASSERT_TRUE(js) << "not one JSON document: " << r.out;
     for (const char* key : {"pattern", "board", "engine", "generation", "generations_run", "population", "seconds",
-                            "cell_updates", "cell_updates_per_second", "output", "gif", "checkpoint"})
+                            "cell_updates", "cell_updates_per_second", "output", "gif", "checkpoint", "log"})
         EXPECT_TRUE(js->contains(key)) << "missing key " << key << " in " << r.out;
     const auto& j = *js;
     EXPECT_EQ(j["pattern"]["path"], pattern_path("gosper-glider-gun.rle"));
@@ -92,10 +92,44 @@ TEST_F(Cli, RunJsonHasEveryKey) {
     EXPECT_TRUE(j["output"].is_null());
     EXPECT_TRUE(j["gif"].is_null());
     EXPECT_TRUE(j["checkpoint"].is_null());
-    EXPECT_FALSE(j.contains("log")) << "no --log-every, no log";
+    EXPECT_TRUE(j["log"].is_null()) << "no --log-every: log is null (a key is never left out)";
     EXPECT_GT(j["cell_updates"].get<std::int64_t>(), 0);
     EXPECT_GE(j["seconds"].get<double>(), 0.0);
     EXPECT_GE(j["cell_updates_per_second"].get<double>(), 0.0);
+}
+
+// --json failures: one error object on stderr (docs/json.md), the text line's reason and exit code.
+TEST_F(Cli, JsonErrorsAreOneObjectOnStderr) {
+    const std::string glider = shell_quote(pattern_path("glider.rle"));
+    const struct {
+        std::string args, command;
+        int code;
+    } cases[] = {
+        {"run nonesuch.rle --gens 1", "run", 2},
+        {"run " + glider + " --gens ten", "run", 2},
+        {"info " + glider + " --nonesuch", "info", 2},
+        {"runn " + glider, "", 2},
+        {"run " + shell_quote(pattern_path("gosper-glider-gun.rle")) + " --kernel hashlife --gens 2^40 --max-memory 64K", "run", 1},
+    };
+    for (const auto& c : cases) {
+        const CommandResult text = tl(c.args);
+        const CommandResult r = tl(c.args + " --json");
+        EXPECT_EQ(r.exit_code, c.code) << c.args << ": " << r.err;
+        EXPECT_EQ(text.exit_code, c.code) << c.args << ": " << text.err;
+        EXPECT_TRUE(r.out.empty()) << c.args << ": " << r.out;
+        ASSERT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << c.args << ": " << r.err;
+        nlohmann::json j;
+        ASSERT_NO_THROW(j = nlohmann::json::parse(r.err)) << c.args << ": " << r.err;
+        EXPECT_EQ(j["tilelife"], TILELIFE_VERSION);
+        if (c.command.empty()) EXPECT_TRUE(j["command"].is_null()) << r.err;
+        else EXPECT_EQ(j["command"], c.command) << r.err;
+        EXPECT_EQ(j["error"]["exit_code"], c.code) << r.err;
+        EXPECT_EQ("tilelife: " + j["error"]["message"].get<std::string>() + "\n", text.err) << c.args;
+    }
+    // After `--` the word is an argument, not the flag: the text line.
+    const CommandResult after = tl("info -- --json");
+    EXPECT_EQ(after.exit_code, 2);
+    EXPECT_EQ(after.err.rfind("tilelife: ", 0), 0u) << after.err;
 }
 
 TEST_F(Cli, RunTopologyAndSizeResolution) {
