@@ -30,6 +30,7 @@
 #include "tilelife/builtin.hpp"
 #include "tilelife/engine.hpp"
 #include "tilelife/error.hpp"
+#include "tilelife/memory.hpp"
 #include "tilelife/pattern.hpp"
 #include "tilelife/rule.hpp"
 
@@ -59,11 +60,8 @@ PyObject* new_exception(py::module_& m, const char* name, py::tuple bases, const
 // ---------------------------------------------------------------------------------------------
 // Keyword arguments shared by Board(), Board.load() and Board.parse().
 
-std::int64_t default_memory_budget() {  // half of physical memory, as the CLI's default
-    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    if (pages <= 0 || page <= 0) return std::int64_t{1} << 32;
-    return static_cast<std::int64_t>(pages) * page / 2;
-}
+// The library's default (tilelife/memory.hpp): half of what the process may use, as the CLI's.
+std::int64_t default_memory_budget() { return memory_limits().budget(); }
 
 ReadLimits read_limits_for(std::int64_t budget) {  // as the CLI's: a file's cells fit the budget
     ReadLimits limits;

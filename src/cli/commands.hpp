@@ -51,7 +51,8 @@ std::int64_t parse_count(const std::string& text, const std::string& what, std::
 
 // "4096", "512M", "8G" (powers of 1024) -> bytes; InputError naming `what` otherwise.
 std::int64_t parse_bytes(const std::string& text, const std::string& what);
-// Half of the physical memory: the default budget for boards.
+// The default budget for boards: memory_limits().budget() (tilelife/memory.hpp), half of the least of
+// physical memory, ulimit -v / -d and the cgroup's limit.
 std::int64_t default_memory_budget();
 // Sets the budget the library holds the board to (create_engine refuses a bounded board over it; an
 // unbounded board stops growing at it).

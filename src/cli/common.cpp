@@ -9,6 +9,7 @@
 
 #include "cli/commands.hpp"
 #include "tilelife/error.hpp"
+#include "tilelife/memory.hpp"
 
 namespace tilelife::cli {
 
@@ -159,11 +160,7 @@ std::int64_t parse_bytes(const std::string& text, const std::string& what) {
     return v << shift;
 }
 
-std::int64_t default_memory_budget() {
-    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    if (pages <= 0 || page <= 0) return std::int64_t{1} << 32;
-    return static_cast<std::int64_t>(pages) * page / 2;
-}
+std::int64_t default_memory_budget() { return memory_limits().budget(); }
 
 void apply_memory_budget(const BoardSpec&, std::int64_t budget, EngineOptions& options) {
     // create_engine refuses a bounded board over it (the engine says what it needs); unbounded boards

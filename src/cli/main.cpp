@@ -9,6 +9,7 @@
 #include "cli/mpi_session.hpp"
 #include "tilelife/builtin.hpp"
 #include "tilelife/error.hpp"
+#include "tilelife/memory.hpp"
 
 namespace {
 
@@ -81,8 +82,12 @@ int run_cli(int argc, char** argv) {
     } catch (const RuntimeError& e) {
         return fail(1, e.what(), chosen_subcommand(app));
     } catch (const std::bad_alloc&) {
-        std::cerr << "tilelife: out of memory\n";
-        return 1;
+        // The phrase "memory budget" brings the --max-memory hint of commands that have it.
+        const MemoryLimits m = memory_limits();
+        return fail(1,
+                    "out of memory (this process may use " + bytes_text(m.available()) + ", limited by " +
+                        m.limited_by() + "); give a smaller memory budget",
+                    chosen_subcommand(app));
     } catch (const std::exception& e) {
         return fail(1, e.what(), chosen_subcommand(app));
     }
