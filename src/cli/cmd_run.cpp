@@ -525,7 +525,7 @@ void add_run(CLI::App& app, int& exit_code) {
                     "print the population every N generations (a time series, as bgolly -i; in --json: \"log\")");
     cmd->add_flag("--json", args->json, "print one JSON object instead of text (docs/json.md)");
     cmd->add_flag("-q,--quiet", args->quiet, "print no report on success");
-    cmd->add_option("--max-memory", args->max_memory, "memory budget for the board, e.g. 8G (default: half of RAM)");
+    cmd->add_option("--max-memory", args->max_memory, "memory budget for the board, e.g. 8G (default: half of the least of RAM, ulimit -v/-d and the cgroup limit)");
     cmd->callback([args, gens, &exit_code] {
         args->gens_given = gens->count() > 0;
         run(*args, exit_code);

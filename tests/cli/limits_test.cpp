@@ -133,6 +133,12 @@ TEST_F(Limits, RunsUnderAnAddressSpaceLimit) {
         r = tl_ulimit(kib, "run random:300x300:0.5:7 -g 300 -q");
         EXPECT_EQ(r.exit_code, 0) << r.err;
     }
+#ifdef TILELIFE_TEST_HAVE_VIEWER
+    // The viewer's headless mode takes the same budget ("out of memory" before).
+    const CommandResult v = tl_ulimit(4000000, "view " + gun + " --frames 3");
+    EXPECT_EQ(v.exit_code, 0) << v.err;
+    EXPECT_NE((v.out + v.err).find("frames 3  generation 3  population 48"), std::string::npos) << v.out << v.err;
+#endif
     // A budget given above what the limit allows fails cleanly, naming the flag.
     const CommandResult r = tl_ulimit(1000000, "run " + gun + " -g 1000 --max-memory 4G");
     EXPECT_EQ(r.exit_code, 1) << r.err;
