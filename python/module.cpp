@@ -31,6 +31,7 @@
 #include "tilelife/builtin.hpp"
 #include "tilelife/engine.hpp"
 #include "tilelife/error.hpp"
+#include "tilelife/memory.hpp"
 #include "tilelife/pattern.hpp"
 #include "tilelife/rule.hpp"
 

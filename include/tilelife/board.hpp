@@ -73,7 +73,7 @@ struct PatternSource {
 
 // The memory budget when none is given: half of what this process may use, the smallest of
 // physical memory, its address-space and data limits (RLIMIT_AS, RLIMIT_DATA) and its cgroup's
-// memory.max (memory_limit() in tilelife/memory.hpp).
+// memory.max: memory_limits().budget() (tilelife/memory.hpp).
 std::int64_t default_memory_budget();
 // Reader limits that keep a pattern file's cells (16 bytes each, plus sorting) and text well inside
 // a memory budget, so a hostile file is refused before it can exhaust memory.

@@ -45,11 +45,17 @@ private:
     void* gz_ = nullptr;  // gzFile
     Compression compression_;
     bool committed_ = false;
+    int slot_ = -1;  // its entry for remove_temporary_files(); -1: none
 };
 
 // Checks before any work that `path` can take an output file (the same checks OutputFile makes,
 // leaving nothing behind): InputError for a directory, RuntimeError when its directory cannot take
 // a new file. "-" always can.
 void check_output_path(const std::string& path);
+
+// Removes the temporary file of every OutputFile not yet committed (at most 32 at a time are
+// tracked). Async-signal-safe: for a signal handler that ends the process at once, where the
+// destructors that would remove them never run.
+void remove_temporary_files() noexcept;
 
 }  // namespace tilelife

@@ -105,7 +105,7 @@ def test_save_failures(tmp_path):
     with pytest.raises(tilelife.RuntimeError) as e:
         b.save(out)
     assert str(e.value) == reason
-    with pytest.raises(tilelife.InputError, match=r"glider\.txt: unsupported extension '\.txt' for a saved pattern"):
+    with pytest.raises(tilelife.InputError, match=r"glider\.txt: unsupported extension '\.txt' for an output pattern"):
         b.save(tmp_path / "glider.txt")
     assert list(tmp_path.iterdir()) == []  # nothing half-written
 
@@ -117,8 +117,12 @@ def test_board_argument_errors():
         tilelife.Board(topology="klein")
     with pytest.raises(tilelife.InputError, match=r"^board size 0x5 is invalid"):
         tilelife.Board(topology="plane", size=(0, 5))
-    with pytest.raises(tilelife.InputError, match=r"^unknown engine 'cpu:nonesuch' \(available: cpu:reference"):
+    # One engine choice for every door (the board layer's): the CLI's reason, word for word.
+    code, reason = cli_error("run", GLIDER, "--kernel", "cpu:nonesuch")
+    assert code == 2 and reason.startswith("unknown backend/kernel 'cpu:nonesuch' (available: cpu:reference")
+    with pytest.raises(tilelife.InputError) as e:
         tilelife.Board(engine="cpu:nonesuch")
+    assert str(e.value) == reason
     with pytest.raises(tilelife.InputError, match="has no 'quantum' backend"):
         tilelife.Board(engine="quantum")
     with pytest.raises(tilelife.InputError, match="^rule B0/S has B0 and cannot run on an unbounded board"):

@@ -4,8 +4,6 @@
 // of 16 bytes per live cell, and no sorting, moving or listing of cells; the engine takes the rows
 // with write_rows_packed. Anything else (other formats, unbounded boards, boards too large for bits)
 // is read into a cell list; both ways give the same board, errors and report.
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <new>
@@ -13,6 +11,7 @@
 #include "core/huge_pages.hpp"
 #include "tilelife/board.hpp"
 #include "tilelife/error.hpp"
+#include "tilelife/memory.hpp"
 #include "tilelife/quadtree.hpp"
 
 namespace tilelife {
@@ -158,11 +157,7 @@ CellCount saturated(CellCount n) { return std::min<CellCount>(n, static_cast<Cel
 
 }  // namespace
 
-std::int64_t default_memory_budget() {
-    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    if (pages <= 0 || page <= 0) return std::int64_t{1} << 32;
-    return static_cast<std::int64_t>(pages) * page / 2;
-}
+std::int64_t default_memory_budget() { return memory_limits().budget(); }
 
 ReadLimits read_limits_for(std::int64_t budget) {
     ReadLimits limits;

@@ -12,6 +12,9 @@
 #include <tuple>
 #include <variant>
 
+#include <signal.h>
+#include <unistd.h>
+
 #include "cli/commands.hpp"
 #include "cli/json.hpp"
 #include "cli/mpi_session.hpp"
@@ -22,6 +25,7 @@
 #include "tilelife/board.hpp"
 #include "tilelife/error.hpp"
 #include "tilelife/formats.hpp"
+#include "tilelife/output_file.hpp"
 #include "tilelife/quadtree.hpp"
 
 namespace tilelife::cli {
@@ -179,18 +183,56 @@ InputError about(const std::string& path, const InputError& e) {
     return InputError(what.rfind(path + ": ", 0) == 0 ? what : path + ": " + what);
 }
 
-// Ctrl+C asks the run to stop: engines poll the flag inside long steps (EngineOptions::interrupt),
-// the loop between them. A lock-free atomic is safe to set from a signal handler.
+// Ctrl+C, SIGTERM (schedulers send it before killing) and SIGHUP stop a run alike. While the run
+// steps, the first one asks it to stop: engines poll the flag inside long steps
+// (EngineOptions::interrupt), the loop between them; the run then saves its checkpoint if asked and
+// exits 128 + the signal's number (130, 143, 129). At any other time (reading the pattern, writing
+// the outputs, saving that last checkpoint) or on a second signal, the handler removes every
+// unfinished output's temporary file and exits at once with the same code: writing a large output
+// stays interruptible. Lock-free atomics, unlink() and _exit() are safe in a signal handler.
 std::atomic<bool> g_interrupted{false};
-extern "C" void on_interrupt(int) { g_interrupted.store(true); }
+std::atomic<int> g_signal{0};      // the first signal that asked the run to stop
+std::atomic<bool> g_stepping{false};
+
+extern "C" void on_stop_signal(int sig) {
+    int none = 0;
+    if (g_stepping.load() && g_signal.compare_exchange_strong(none, sig)) {
+        g_interrupted.store(true);
+        return;
+    }
+    remove_temporary_files();
+    static const char kMessage[] = "tilelife: interrupted; unfinished output files removed\n";
+    (void)!::write(STDERR_FILENO, kMessage, sizeof kMessage - 1);
+    ::_exit(128 + sig);
+}
 
 class InterruptScope {
 public:
-    InterruptScope() : previous_(std::signal(SIGINT, on_interrupt)) { g_interrupted = false; }
-    ~InterruptScope() { std::signal(SIGINT, previous_); }
+    static constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP};
+    InterruptScope() {
+        g_interrupted = false;
+        g_signal = 0;
+        g_stepping = false;
+        struct sigaction sa {};
+        sa.sa_handler = on_stop_signal;
+        sigemptyset(&sa.sa_mask);
+        for (int sig : kSignals) sigaddset(&sa.sa_mask, sig);  // one handler at a time
+        sa.sa_flags = SA_RESTART;
+        for (std::size_t i = 0; i < std::size(kSignals); ++i) {
+            sigaction(kSignals[i], nullptr, &previous_[i]);
+            // A signal ignored by whoever started us (nohup ignores SIGHUP) stays ignored.
+            if (previous_[i].sa_handler != SIG_IGN) sigaction(kSignals[i], &sa, nullptr);
+        }
+    }
+    ~InterruptScope() {
+        g_stepping = false;
+        for (std::size_t i = 0; i < std::size(kSignals); ++i) sigaction(kSignals[i], &previous_[i], nullptr);
+    }
+    InterruptScope(const InterruptScope&) = delete;
+    InterruptScope& operator=(const InterruptScope&) = delete;
 
 private:
-    void (*previous_)(int);
+    struct sigaction previous_[std::size(kSignals)];
 };
 
 struct LogPoint {
@@ -333,6 +375,7 @@ void report_text(const Report& r, std::FILE* out) {
 
 void run(const RunArgs& a, int& exit_code) {
     const RunSettings s = settle(a);
+    const InterruptScope interrupt_scope;  // from before the first output file is opened
     // Every output is opened or probed before any work: a bad path fails now, not after the run.
     std::optional<FinalOutput> output;
     // A PNG with --ages shows the births and deaths of the run's last generations.
@@ -344,6 +387,7 @@ void run(const RunArgs& a, int& exit_code) {
     std::FILE* report_out = s.output && s.output->standard_output() ? stderr : stdout;
 
     Job job = prepare(s, a.gens_given);
+    if (checkpoints) checkpoints->check_board(job.board.plan());
     EngineOptions options = s.options;
     options.generations = job.gens;  // engines size their choices (CPU threads) by the whole run
     options.max_bytes = s.budget;
@@ -388,28 +432,42 @@ void run(const RunArgs& a, int& exit_code) {
                   [&] { checkpoints->save(*engine, job.board.plan(), job.run, meta_now()); },
                   [&](std::int64_t done) { log_point(done, seconds_since(t0)); },
                   output ? &*output : nullptr};
-    const InterruptScope interrupt_scope;
     Progress progress(!a.quiet && !a.json);
     const Stepped stepped = [&] {
+        g_stepping = true;
         try {
-            return step_with_events(*engine, job.gens, events, progress, engine->wants_whole_runs());
+            Stepped st = step_with_events(*engine, job.gens, events, progress, engine->wants_whole_runs());
+            if (!st.interrupted) g_stepping = false;  // a signal from now on ends the run at once
+            return st;
         } catch (const InputError& e) {
+            g_stepping = false;
             // About an output (the GIF, the final image), not the pattern.
             const std::string what = e.what();
             if ((gif && what.rfind(gif->path() + ": ", 0) == 0) || (output && what.rfind(output->path() + ": ", 0) == 0))
                 throw;
-            throw InputError(s.source + ": " + e.what());  // a run that leaves the plane cpu:hashlife runs
+            throw InputError(s.source + ": " + e.what());
+        } catch (const RuntimeError& e) {
+            g_stepping = false;
+            // E.g. a run that would leave the plane cpu:hashlife runs; engines count from 0.
+            const std::int64_t from = job.board.pattern().generation;
+            throw RuntimeError(s.source + ": " + e.what() +
+                               (from ? " (engine generations: the pattern started at generation " + std::to_string(from) + ")"
+                                     : std::string()));
+        } catch (...) {
+            g_stepping = false;
+            throw;
         }
     }();
 
     if (stepped.interrupted) {
-        // Stopped cleanly between (or inside) steps: save where we are if asked, write no partial outputs.
+        // Stopped cleanly between (or inside) steps: save where we are if asked, write no partial
+        // outputs (their temporary files go with their objects). A second signal ends it at once.
         if (checkpoints) checkpoints->save(*engine, job.board.plan(), job.run, meta_now());
         std::fprintf(stderr, "tilelife: interrupted at generation %" PRId64 "%s\n",
                      job.board.pattern().generation + engine->generation(),
                      checkpoints ? ("; checkpoint in " + checkpoints->path() + " (continue with --resume)").c_str()
                                  : "; no output written");
-        exit_code = 130;
+        exit_code = 128 + g_signal.load();
         return;
     }
     if (gif) gif->finish();
@@ -468,7 +526,8 @@ void add_run(CLI::App& app, int& exit_code) {
                   "colour the --gif frames and a .png result by age: newly born, alive, and a fading trail of the "
                   "dead (a .png: over the last " + std::to_string(image::kTrailSteps) + " generations)");
     cmd->add_option("--checkpoint", args->checkpoint,
-                    "save the run's state atomically to this .rle every --checkpoint-every generations and on Ctrl+C");
+                    "save the run's state atomically to this .rle or .mc (unbounded boards; HashLife-scale runs) every "
+                    "--checkpoint-every generations and on Ctrl+C, SIGTERM or SIGHUP");
     cmd->add_option("--checkpoint-every", args->checkpoint_every, "generations between checkpoints (default 1000)");
     cmd->add_option("--every", args->every, "shorthand for both --gif-every and --checkpoint-every");
     cmd->add_option("--resume", args->resume, "continue a run from its checkpoint (instead of PATTERN)");
@@ -476,7 +535,7 @@ void add_run(CLI::App& app, int& exit_code) {
                     "print the population every N generations (a time series, as bgolly -i; in --json: \"log\")");
     cmd->add_flag("--json", args->json, "print one JSON object instead of text (docs/json.md)");
     cmd->add_flag("-q,--quiet", args->quiet, "print no report on success");
-    cmd->add_option("--max-memory", args->max_memory, "memory budget for the board, e.g. 8G (default: half of RAM)");
+    cmd->add_option("--max-memory", args->max_memory, "memory budget for the board, e.g. 8G (default: half of the least of RAM, ulimit -v/-d and the cgroup limit)");
     cmd->callback([args, gens, cmd, &exit_code] {
         args->gens_given = gens->count() > 0;
         args->output_given = cmd->get_option("--output")->count() > 0;

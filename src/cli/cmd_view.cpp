@@ -122,7 +122,7 @@ void add_view(CLI::App& app, int& exit_code) {
     cmd->add_option("-t,--topology", args->topology, "unbounded, torus or plane (default: the rule's suffix, else unbounded)");
     cmd->add_option("-s,--size", args->size, "board size WxH for torus/plane (default: the suffix's, else the pattern's)");
     add_engine_options(*cmd, args->engine);
-    cmd->add_option("--max-memory", args->max_memory, "memory budget for the board, e.g. 8G (default: half of RAM)");
+    cmd->add_option("--max-memory", args->max_memory, "memory budget for the board, e.g. 8G (default: half of the least of RAM, ulimit -v/-d and the cgroup limit)");
     cmd->add_option("--window", args->window, "window size WxH in pixels")->default_val("1024x768");
     cmd->add_option("--zoom", args->zoom,
                     "initial scale in Golly's notation: 1:8 is 8 pixels per cell (1:1..1:64), 4:1 is 4 cells per "

@@ -9,6 +9,7 @@
 
 #include "cli/commands.hpp"
 #include "tilelife/error.hpp"
+#include "tilelife/memory.hpp"
 
 namespace tilelife::cli {
 

@@ -13,6 +13,7 @@
 #include "tilelife/builtin.hpp"
 #include "tilelife/error.hpp"
 #include "tilelife/rule.hpp"
+#include "tilelife/memory.hpp"
 
 namespace {
 
@@ -192,7 +193,12 @@ int run_cli(int argc, char** argv) {
     } catch (const RuntimeError& e) {
         return fail(1, e.what(), chosen_subcommand(app));
     } catch (const std::bad_alloc&) {
-        return fail(1, "out of memory", nullptr);
+        // The phrase "memory budget" brings the --max-memory hint of commands that have it.
+        const MemoryLimits m = memory_limits();
+        return fail(1,
+                    "out of memory (this process may use " + bytes_text(m.available()) + ", limited by " +
+                        m.limited_by() + "); give a smaller memory budget",
+                    chosen_subcommand(app));
     } catch (const std::exception& e) {
         return fail(1, e.what(), chosen_subcommand(app));
     }

@@ -5,6 +5,7 @@
 #include "cli/modules.hpp"
 #include "image/image.hpp"
 #include "tilelife/error.hpp"
+#include "tilelife/quadtree.hpp"
 
 namespace tilelife::cli {
 namespace {
@@ -76,9 +77,18 @@ std::vector<std::string> comments_without_checkpoint(const std::vector<std::stri
 
 Checkpoints::Checkpoints(std::string path) : path_(std::move(path)) {
     const OutputTarget t = output_target(path_);
-    if (t.format != OutputFormat::rle || t.gzip || t.standard_output())
-        throw InputError(path_ + ": a checkpoint is written as RLE; name it *.rle");
+    if ((t.format != OutputFormat::rle && t.format != OutputFormat::macrocell) || t.standard_output())
+        throw InputError(path_ + ": a checkpoint is written as RLE or macrocell; name it *.rle or *.mc (or .gz of either)");
+    format_ = t.format;
+    gzip_ = t.gzip;
     check_output_path(path_);
+}
+
+void Checkpoints::check_board(const BoardPlan& plan) const {
+    // Macrocell has no bounded grids (no :T/:P rule suffix in Golly's .mc).
+    if (format_ == OutputFormat::macrocell && plan.spec.topology != Topology::unbounded)
+        throw InputError(path_ + ": a " + std::string(to_string(plan.spec.topology)) +
+                         " board is checkpointed as RLE (macrocell holds only unbounded patterns); name it *.rle");
 }
 
 void Checkpoints::save(const Engine& engine, const BoardPlan& plan, const CheckpointRun& job, PatternMeta meta) const {
@@ -86,8 +96,24 @@ void Checkpoints::save(const Engine& engine, const BoardPlan& plan, const Checkp
                                       " gens=" + std::to_string(job.gens)};
     for (std::string& c : comments_without_checkpoint(meta.comments)) comments.push_back(std::move(c));
     meta.comments = std::move(comments);
-    OutputFile file(path_);
-    write_board(OutputFormat::rle, engine, plan, std::move(meta), [&file](std::string_view text) { file.write(text); });
+    OutputFile file(path_, gzip_ ? OutputFile::Compression::gzip : OutputFile::Compression::none);
+    if (format_ == OutputFormat::macrocell) {
+        // The tree engines' own tree (a HashLife-scale board is never listed); others' cells as one.
+        std::shared_ptr<const Quadtree> tree = engine.quadtree();
+        if (!tree) tree = std::make_shared<const Quadtree>(Quadtree::from_cells(engine.live_cells()));
+        std::string text = format_macrocell(*tree, rule_for_output(plan.spec), meta.generation);
+        // The run line and the source's name and comments go after the first line, where Golly and
+        // the reader take "#N" and "#C" lines.
+        std::string head;
+        if (!meta.name.empty()) head += "#N " + meta.name + "\n";
+        for (const std::string& a : meta.authors) head += "#O " + a + "\n";
+        for (const std::string& c : meta.comments) head += "#C " + c + "\n";
+        const auto first = text.find('\n');
+        text.insert(first == std::string::npos ? text.size() : first + 1, head);
+        file.write(text);
+    } else {
+        write_board(OutputFormat::rle, engine, plan, std::move(meta), [&file](std::string_view text) { file.write(text); });
+    }
     file.commit();
 }
 

@@ -38,9 +38,10 @@ private:
     std::int64_t every_, next_;
 };
 
-// A checkpoint is an RLE file of the board (rule with its :T/:P suffix, #CXRLE Pos and Gen) plus one
-// comment line saying which run it belongs to, so `--resume FILE` alone continues to the same final
-// generation.
+// A checkpoint is the board in RLE (rule with its :T/:P suffix, #CXRLE Pos and Gen) or, for an
+// unbounded board, in macrocell (#G; from the tree of a tree engine, so a HashLife-scale board is
+// never listed), plus one comment line ("#C tilelife-checkpoint start=S gens=N") saying which run it
+// belongs to, so `--resume FILE` alone continues to the same final generation.
 struct CheckpointRun {
     std::int64_t start = 0;  // generation the original run started from
     std::int64_t gens = 0;   // generations the original run was asked for
@@ -53,14 +54,19 @@ std::vector<std::string> comments_without_checkpoint(const std::vector<std::stri
 
 class Checkpoints {
 public:
-    // Probes `path` (a directory, or one that cannot take a file, is refused now).
+    // Probes `path` (a directory, or one that cannot take a file, is refused now); its name says
+    // the format: .rle or .mc, either also .gz.
     explicit Checkpoints(std::string path);
+    // Once the board is known: InputError for a macrocell checkpoint of a bounded board.
+    void check_board(const BoardPlan& plan) const;
     // `meta`: the source pattern's name, authors and comments.
     void save(const Engine& engine, const BoardPlan& plan, const CheckpointRun& job, PatternMeta meta) const;
     const std::string& path() const { return path_; }
 
 private:
     std::string path_;
+    OutputFormat format_ = OutputFormat::rle;
+    bool gzip_ = false;
 };
 
 // The animated GIF: straight to the file when the area is fixed (bounded board or --region); an

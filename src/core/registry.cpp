@@ -6,6 +6,7 @@
 
 #include "tilelife/engine.hpp"
 #include "tilelife/error.hpp"
+#include "tilelife/memory.hpp"
 
 namespace tilelife {
 namespace {
@@ -159,8 +160,8 @@ std::unique_ptr<Engine> create_engine(std::string_view name, const BoardSpec& sp
         const std::int64_t need = host_bytes(spec, options);
         if (need > options.max_bytes)
             throw InputError("a " + std::to_string(spec.width) + "x" + std::to_string(spec.height) + " board on " +
-                             info.name + " needs about " + std::to_string(need >> 20) +
-                             " MiB, over the memory budget of " + std::to_string(options.max_bytes >> 20) + " MiB");
+                             info.name + " needs about " + bytes_text(need) + ", over the memory budget of " +
+                             bytes_text(options.max_bytes));
     }
     return e->factory(spec, options);
 }

@@ -7,6 +7,7 @@
 
 #include "tilelife/engine.hpp"
 #include "tilelife/error.hpp"
+#include "tilelife/memory.hpp"
 
 namespace tilelife {
 namespace {
@@ -160,9 +161,9 @@ private:
             if (need_bytes > options_.max_bytes - held)
                 throw RuntimeError("the unbounded pattern grew to a " + std::to_string(nb.width) + "x" +
                                    std::to_string(nb.height) + " board, which needs about " +
-                                   std::to_string((need_bytes + held) >> 20) + " MiB on " + name_ +
-                                   " with the board it replaces, over the memory budget of " +
-                                   std::to_string(options_.max_bytes >> 20) + " MiB");
+                                   bytes_text(need_bytes > INT64_MAX - held ? INT64_MAX : need_bytes + held) + " on " +
+                                   name_ + " with the board it replaces, over the memory budget of " +
+                                   bytes_text(options_.max_bytes));
         }
         auto fresh = factory_(spec, options_);
         const Box keep = intersect(live_, board_);

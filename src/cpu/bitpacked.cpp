@@ -804,9 +804,10 @@ void register_bitpacked_engine() {
     info.host_bytes = [](const BoardSpec& spec, const EngineOptions&) -> std::int64_t {
         const auto w = static_cast<std::uint64_t>(std::max<std::int64_t>(spec.width, 1));
         const auto h = static_cast<std::uint64_t>(std::max<std::int64_t>(spec.height, 1));
-        if (w > (std::uint64_t{1} << 40) / h) return INT64_MAX;
-        const std::size_t nw = (w + 63) / 64, stride = column_stride(h);
-        return static_cast<std::int64_t>(host_bytes(nw, stride, nw * ((h + tile_rows - 1) / tile_rows)));
+        // In 128 bits: the true size of any board up to 4e9 a side (it fits 63 bits), never saturated.
+        const unsigned __int128 nw = (w + 63) / 64, stride = column_stride(h), tiles = nw * ((h + tile_rows - 1) / tile_rows);
+        const unsigned __int128 bytes = 2 * (nw + 1) * stride * sizeof(std::uint64_t) + tiles * 16;
+        return bytes > INT64_MAX ? INT64_MAX : static_cast<std::int64_t>(bytes);
     };
     register_engine(info, [](const BoardSpec& spec, const EngineOptions& options) -> std::unique_ptr<Engine> {
         Tuning tuning;

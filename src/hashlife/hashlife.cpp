@@ -22,6 +22,7 @@
 
 #include "hashlife/hashlife.hpp"
 #include "tilelife/error.hpp"
+#include "tilelife/memory.hpp"
 #include "tilelife/quadtree.hpp"
 
 namespace tilelife::hashlife {
@@ -58,64 +59,130 @@ static_assert(sizeof(Node) == 32);
 
 struct Interrupted {};
 
-// A growable array at a fixed address: the whole range it may ever need (the memory budget) is
-// reserved up front without being committed (PROT_NONE), 2 MiB aligned, and committed as it grows,
-// so growing never moves or copies it, and transparent huge pages back it (a lookup's TLB miss
-// costs as much as its cache miss on a virtual machine otherwise).
-template <class T>
-class Pool {
+constexpr std::size_t kHuge = std::size_t{2} << 20;
+
+// Where nodes and leaves live: ONE address range of at most the memory budget, reserved up front
+// without being committed (PROT_NONE), 2 MiB aligned, nodes growing up from its start and leaves
+// down from its end, each committed as it grows, so growing never moves or copies them and
+// transparent huge pages back them (a lookup's TLB miss costs as much as its cache miss on a
+// virtual machine otherwise). One range, not one per array: under an address-space limit
+// (ulimit -v) the reservations themselves must fit the budget.
+class Region {
 public:
-    Pool() = default;
-    Pool(const Pool&) = delete;
-    Pool& operator=(const Pool&) = delete;
-    ~Pool() { release(); }
-    // Reserves address space for up to max_bytes (once, before any grow).
+    Region() = default;
+    Region(const Region&) = delete;
+    Region& operator=(const Region&) = delete;
+    ~Region() { release(); }
     void reserve(std::size_t max_bytes) {
         release();
-        reserved_ = (max_bytes + kHuge - 1) / kHuge * kHuge + kHuge;
+        reserved_ = (max_bytes + kHuge - 1) / kHuge * kHuge + 2 * kHuge;
         void* m = ::mmap(nullptr, reserved_ + kHuge, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (m == MAP_FAILED) throw std::bad_alloc();
         map_ = m;
-        const auto aligned = (reinterpret_cast<std::uintptr_t>(m) + kHuge - 1) & ~(kHuge - 1);
-        data_ = reinterpret_cast<T*>(aligned);
+        low_ = reinterpret_cast<char*>((reinterpret_cast<std::uintptr_t>(m) + kHuge - 1) & ~(kHuge - 1));
     }
-    T* data() const { return data_; }
+    char* low() const { return low_; }
+    char* high() const { return low_ + reserved_; }
+    std::size_t reserved() const { return reserved_; }
+    // Commits [from, from + bytes); the two arrays' committed parts never overlap.
+    void commit(char* from, std::size_t bytes, std::size_t& committed_total) {
+        if (committed_total + bytes > reserved_) throw std::bad_alloc();
+        if (::mprotect(from, bytes, PROT_READ | PROT_WRITE) != 0) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+        (void)::madvise(from, bytes, MADV_HUGEPAGE);
+#endif
+        committed_total += bytes;
+    }
+    std::size_t committed = 0;  // both arrays together
+
+private:
+    void release() {
+        if (map_) ::munmap(map_, reserved_ + kHuge);
+        map_ = nullptr;
+        low_ = nullptr;
+        reserved_ = committed = 0;
+    }
+    void* map_ = nullptr;
+    char* low_ = nullptr;
+    std::size_t reserved_ = 0;
+};
+
+// A growable array in a Region: from its start up (Down = false) or from its end down (element i
+// just below element i - 1).
+template <class T, bool Down>
+class Pool {
+public:
+    void attach(Region& region) {
+        region_ = &region;
+        base_ = Down ? reinterpret_cast<T*>(region.high()) - 1 : reinterpret_cast<T*>(region.low());
+    }
     std::size_t capacity() const { return cap_; }
     std::size_t bytes() const { return cap_ * sizeof(T); }
     // Grows to at least n elements, keeping the contents; new elements are zero.
     void grow(std::size_t n) {
         if (n <= cap_) return;
         const std::size_t want = n * sizeof(T);
-        std::size_t bytes = want < kHuge ? (want + 4095) / 4096 * 4096 : (want + kHuge - 1) / kHuge * kHuge;
-        if (bytes > reserved_) throw std::bad_alloc();
-        const std::size_t have = committed_;
-        if (bytes > have) {
-            if (::mprotect(reinterpret_cast<char*>(data_) + have, bytes - have, PROT_READ | PROT_WRITE) != 0)
-                throw std::bad_alloc();
-#ifdef MADV_HUGEPAGE
-            (void)::madvise(reinterpret_cast<char*>(data_) + have, bytes - have, MADV_HUGEPAGE);
-#endif
+        const std::size_t bytes = want < kHuge ? (want + 4095) / 4096 * 4096 : (want + kHuge - 1) / kHuge * kHuge;
+        if (bytes > committed_) {
+            char* from = Down ? region_->high() - bytes : region_->low() + committed_;
+            region_->commit(from, bytes - committed_, region_->committed);
             committed_ = bytes;
         }
         cap_ = bytes / sizeof(T);
     }
-    // Zeroes every element (fresh pages from the kernel).
-    void clear() {
-        if (committed_) (void)::madvise(data_, committed_, MADV_DONTNEED);
-    }
-    T& operator[](std::size_t i) const { return data_[i]; }
+    T& operator[](std::size_t i) const { return Down ? base_[-static_cast<std::ptrdiff_t>(i)] : base_[i]; }
 
 private:
-    static constexpr std::size_t kHuge = std::size_t{2} << 20;
+    Region* region_ = nullptr;
+    T* base_ = nullptr;
+    std::size_t cap_ = 0, committed_ = 0;
+};
+
+// A hash table of indices: rebuilt from nothing whenever it grows, so it needs no reservation; a
+// larger one is a fresh mapping (2 MiB aligned for huge pages), a cleared one fresh pages.
+class Table {
+public:
+    Table() = default;
+    Table(const Table&) = delete;
+    Table& operator=(const Table&) = delete;
+    ~Table() { release(); }
+    std::size_t bytes() const { return cap_ * sizeof(Ref); }
+    // n zeroed slots (the old contents are dropped).
+    void reset(std::size_t n) {
+        const std::size_t want = n * sizeof(Ref);
+        if (want <= mapped_) {
+            if (mapped_) (void)::madvise(data_, mapped_, MADV_DONTNEED);
+            cap_ = n;
+            return;
+        }
+        release();
+        const std::size_t bytes = want < kHuge ? (want + 4095) / 4096 * 4096 : (want + kHuge - 1) / kHuge * kHuge;
+        const std::size_t len = bytes < kHuge ? bytes : bytes + kHuge;
+        void* m = ::mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (m == MAP_FAILED) throw std::bad_alloc();
+        map_ = m;
+        map_len_ = len;
+        char* p = static_cast<char*>(m);
+        if (bytes >= kHuge) p = reinterpret_cast<char*>((reinterpret_cast<std::uintptr_t>(m) + kHuge - 1) & ~(kHuge - 1));
+#ifdef MADV_HUGEPAGE
+        if (bytes >= kHuge) (void)::madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+        data_ = reinterpret_cast<Ref*>(p);
+        mapped_ = bytes;
+        cap_ = n;
+    }
+    Ref& operator[](std::size_t i) const { return data_[i]; }
+
+private:
     void release() {
-        if (map_) ::munmap(map_, reserved_ + kHuge);
+        if (map_) ::munmap(map_, map_len_);
         map_ = nullptr;
         data_ = nullptr;
-        cap_ = committed_ = reserved_ = 0;
+        cap_ = mapped_ = map_len_ = 0;
     }
     void* map_ = nullptr;
-    T* data_ = nullptr;
-    std::size_t cap_ = 0, committed_ = 0, reserved_ = 0;
+    Ref* data_ = nullptr;
+    std::size_t cap_ = 0, mapped_ = 0, map_len_ = 0;
 };
 
 inline std::uint64_t mix(std::uint64_t h) {
@@ -142,11 +209,6 @@ inline std::uint32_t leaf_pop(const Leaf& l) {
                                       __builtin_popcountll(w[2]) + __builtin_popcountll(w[3]));
 }
 
-std::int64_t physical_half() {
-    const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
-    if (pages <= 0 || page <= 0) return std::int64_t{1} << 32;
-    return static_cast<std::int64_t>(pages) * page / 2;
-}
 
 class HashlifeEngine final : public Engine {
 public:
@@ -157,12 +219,14 @@ public:
         if (spec.topology != Topology::unbounded)
             throw std::invalid_argument("cpu:hashlife runs only the unbounded plane");
         if (spec.rule.birth & 1u) throw InputError("rule " + spec.rule.to_string() + " has B0 (not on an unbounded plane)");
-        budget_ = options.max_bytes > 0 ? options.max_bytes : physical_half();
+        budget_ = options.max_bytes > 0 ? options.max_bytes : memory_limits().budget();
         limit_ = std::min(budget_, std::max<std::int64_t>(tuning.initial_bytes, 1 << 16));
         soft_limit_ = std::max(limit_, tuning.soft_limit_bytes);
-        for (auto* p : {&node_table_, &leaf_table_}) p->reserve(static_cast<std::size_t>(budget_));
-        nodes_.reserve(static_cast<std::size_t>(budget_));
-        leaves_.reserve(static_cast<std::size_t>(budget_));
+        // The store keeps 40 bytes a node and 41 a leaf within the budget (make_room), so nodes and
+        // leaves together never need more than 32/40 of it.
+        region_.reserve(static_cast<std::size_t>(budget_ / 40 * 32));
+        nodes_.attach(region_);
+        leaves_.attach(region_);
         nodes_.grow(256);
         leaves_.grow(256);
         rebuild_node_table(1024);
@@ -231,8 +295,10 @@ public:
                 const int piece = std::min(j, kMaxStepLog);
                 for (std::int64_t k = 0; k < bit >> piece; ++k) {
                     if (interrupted()) throw Interrupted{};
+                    const Saved before{root_, level_, generation_};
+                    if (watch) piece_root_ = root_;
                     step_pow2(piece);
-                    if (watch) check_on_plane(start);
+                    if (watch) check_on_plane(start, before);
                 }
                 generations -= bit;
             }
@@ -240,10 +306,10 @@ public:
             protect_.clear();
         } catch (...) {
             protect_.clear();
-            saved_root_ = 0;
+            saved_root_ = piece_root_ = 0;
             throw;
         }
-        saved_root_ = 0;
+        saved_root_ = piece_root_ = 0;
     }
     void set_cells(const std::vector<Cell>& cells) override {
         if (cells.empty()) return;
@@ -415,8 +481,7 @@ private:
     }
 
     void rebuild_node_table(std::size_t cap) {
-        node_table_.clear();
-        node_table_.grow(cap);
+        node_table_.reset(cap);
         node_slots_ = cap;
         const std::size_t mask = node_slots_ - 1;
         for (std::size_t i = 1; i < node_top_; ++i) {
@@ -429,8 +494,7 @@ private:
     }
 
     void rebuild_leaf_table(std::size_t cap) {
-        leaf_table_.clear();
-        leaf_table_.grow(cap);
+        leaf_table_.reset(cap);
         leaf_slots_ = cap;
         const std::size_t mask = leaf_slots_ - 1;
         std::vector<bool> is_free(leaf_top_, false);
@@ -514,6 +578,7 @@ private:
         };
         push(root_);
         if (saved_root_) push(saved_root_);  // a watched step may still be undone
+        if (piece_root_) push(piece_root_);  // and the piece of it that is being checked
         for (int l = kLeafLevel + 1; l <= kMaxLevel; ++l) push(empty_[l]);
         for (Ref r : protect_) push(r);
         // The evaluation in progress: the squares queued and those of the chunks being worked on,
@@ -631,20 +696,45 @@ private:
         return hashlife_run_fits(live_box(), generations);
     }
 
-    // After a piece of a watched step: cells off the plane undo the step and refuse it.
-    void check_on_plane(const Saved& start) {
+    // After a piece of a watched step: cells off the plane undo the step and refuse it, naming the
+    // first generation off the plane (RuntimeError: the count is valid, the plane is this engine's
+    // limit).
+    void check_on_plane(const Saved& start, const Saved& piece) {
         const Box b = live_box();
         if (b.empty() || hashlife_run_fits(b, 0)) return;
-        const std::int64_t at = generation_;
-        const std::int64_t asked = at - start.generation;
+        const std::int64_t asked_end = generation_;
+        const std::int64_t off = first_off_plane(piece);
+        const Box at_off = live_box();
         root_ = start.root;
         level_ = start.level;
         generation_ = start.generation;
         changed();
-        throw InputError("cpu:hashlife: the pattern leaves the plane this engine runs (|x|, |y| < 2^60) by generation " +
-                         std::to_string(at) + " (bounding box x=" + std::to_string(b.x) + " y=" + std::to_string(b.y) +
-                         " width=" + std::to_string(b.width) + " height=" + std::to_string(b.height) + ", " +
-                         std::to_string(asked) + " generations into the step): refused, the cells are as before it");
+        throw RuntimeError("cpu:hashlife: the pattern would leave the plane this engine runs (|x|, |y| < 2^60) at "
+                           "generation " + std::to_string(off) + " (bounding box then x=" + std::to_string(at_off.x) +
+                           " y=" + std::to_string(at_off.y) + " width=" + std::to_string(at_off.width) +
+                           " height=" + std::to_string(at_off.height) + "); the step to generation " +
+                           std::to_string(asked_end) + " is refused and the cells are as before it");
+    }
+
+    // The first generation after `piece` (a state on the plane) whose cells are off it, found bit by
+    // bit from the top: each trial steps at most 2^59 generations from a state on the plane, which a
+    // level-63 root holds exactly. Leaves the engine at that generation.
+    std::int64_t first_off_plane(const Saved& piece) {
+        Saved on = piece;
+        const auto back_to_on = [&] {
+            root_ = on.root, level_ = on.level, generation_ = on.generation;
+            piece_root_ = on.root;
+            changed();
+        };
+        for (int j = kMaxStepLog - 1; j >= 0; --j) {
+            back_to_on();
+            step_pow2(j);
+            const Box b = live_box();
+            if (b.empty() || hashlife_run_fits(b, 0)) on = Saved{root_, level_, generation_};
+        }
+        back_to_on();
+        step_pow2(0);
+        return generation_;
     }
 
     void step_pow2(int j) {
@@ -1354,9 +1444,10 @@ private:
     const std::atomic<bool>* interrupt_;
     std::chrono::steady_clock::time_point deadline_{};
 
-    Pool<Node> nodes_;
-    Pool<Leaf> leaves_;
-    Pool<Ref> node_table_, leaf_table_;
+    Region region_;  // before the arrays in it
+    Pool<Node, false> nodes_;
+    Pool<Leaf, true> leaves_;
+    Table node_table_, leaf_table_;
     std::size_t node_slots_ = 0, leaf_slots_ = 0;  // table sizes (powers of two)
     std::vector<std::uint8_t> leaf_mark_;
     std::size_t node_top_ = 1, leaf_top_ = 1, node_count_ = 0, leaf_count_ = 0;
@@ -1367,6 +1458,7 @@ private:
     std::int64_t collections_ = 0;
     std::vector<Ref> protect_;
     Ref saved_root_ = 0;  // the root before a watched step (step() restores it when refused)
+    Ref piece_root_ = 0;  // the root before the piece of it being stepped or searched
     Frame frames_[kMaxLevel + 1];
     std::vector<Ref> scratch_[kMaxLevel + 1];
 

@@ -48,7 +48,38 @@ int create_temp(const std::string& path, std::string& temp) {
     return -1;
 }
 
+// The temporary files not yet committed, for remove_temporary_files(): fixed slots a signal
+// handler can read without locks or allocation. A slot is claimed (0 -> 1), filled, published
+// (1 -> 2) and released (2 -> 0) by its OutputFile.
+struct TempSlot {
+    std::atomic<int> state{0};
+    char path[4096];
+};
+TempSlot g_temp_slots[32];
+
+int track_temp(const std::string& temp) {
+    if (temp.size() >= sizeof g_temp_slots[0].path) return -1;
+    for (int i = 0; i < 32; ++i) {
+        int free = 0;
+        if (!g_temp_slots[i].state.compare_exchange_strong(free, 1)) continue;
+        std::memcpy(g_temp_slots[i].path, temp.c_str(), temp.size() + 1);
+        g_temp_slots[i].state.store(2);
+        return i;
+    }
+    return -1;
+}
+
+void untrack_temp(int& slot) {
+    if (slot >= 0) g_temp_slots[slot].state.store(0);
+    slot = -1;
+}
+
 }  // namespace
+
+void remove_temporary_files() noexcept {
+    for (TempSlot& s : g_temp_slots)
+        if (s.state.load() == 2) ::unlink(s.path);
+}
 
 OutputFile::OutputFile(std::string path, Compression compression)
     : path_(std::move(path)), compression_(compression) {
@@ -63,6 +94,7 @@ OutputFile::OutputFile(std::string path, Compression compression)
     }
     fd_ = create_temp(path_, temp_);
     if (fd_ < 0) fail("cannot create a file in " + directory_of(path_).string(), errno);
+    slot_ = track_temp(temp_);
     // An existing file keeps its permissions.
     struct stat st {};
     if (::stat(path_.c_str(), &st) == 0 && S_ISREG(st.st_mode)) (void)::fchmod(fd_, st.st_mode & 07777);
@@ -76,6 +108,7 @@ OutputFile::~OutputFile() {
     if (standard_output()) return;
     if (fd_ >= 0) ::close(fd_);
     if (!committed_ && !temp_.empty()) ::unlink(temp_.c_str());
+    untrack_temp(slot_);
 }
 
 void OutputFile::fail(const std::string& what, int err) const {
@@ -169,6 +202,7 @@ void OutputFile::commit() {
     if (::close(fd) != 0) fail("close failed", errno);
     if (::rename(temp_.c_str(), path_.c_str()) != 0) fail("cannot replace the file", errno);
     committed_ = true;
+    untrack_temp(slot_);
     // Make the rename itself durable; failure here does not undo a completed write.
     const int dfd = ::open(directory_of(path_).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd >= 0) {
@@ -187,6 +221,7 @@ void check_output_path(const std::string& path) {
     ::close(fd);
     ::unlink(temp.c_str());
 }
+
 
 void write_file_atomic(const std::string& path, std::string_view text) {
     OutputFile file(path);

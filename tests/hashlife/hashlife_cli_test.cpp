@@ -28,10 +28,11 @@ protected:
     std::string path(const std::string& name) const { return dir / name; }
     void write(const std::string& name, const std::string& text) const { test::write_text(path(name), text); }
     // A refusal: exit 2, one line on stderr holding every fragment, no file written.
-    void expect_refused(const std::string& args, const std::vector<std::string>& fragments) const {
+    // Exit 2 (bad input) or `code` (1: a runtime limit), one line naming `fragments`, no file written.
+    void expect_refused(const std::string& args, const std::vector<std::string>& fragments, int code = 2) const {
         const auto before = dir.files();
         const CommandResult r = tl(args);
-        EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.out << r.err;
+        EXPECT_EQ(r.exit_code, code) << args << "\n" << r.out << r.err;
         std::string err = r.err;
         while (!err.empty() && err.back() == '\n') err.pop_back();
         EXPECT_EQ(err.find('\n'), std::string::npos) << args << ": more than one line: " << r.err;
@@ -127,14 +128,35 @@ TEST_F(HashlifeCli, RunsToTheLastGenerationAndRefusesRunsLeavingThePlane) {
     const Pattern p = read_pattern(path("out.rle"));
     EXPECT_EQ(p.generation, 9223372036854775807);
     EXPECT_CELLS(test::united(test::picture({"OO", "OO"}, -1, -1), test::picture({"O", "O", "O"}, 4, -2)), p.cells);
-    // The gun's gliders would pass x = 2^60: refused, nothing written.
+    // The gun's gliders would pass x = 2^60 (a valid count beyond the plane the engine runs: exit
+    // 1), at the generation the message names: refused, nothing written. The gun's first glider
+    // has its front cell at x = 2^60 - 1 at generation G and the next step takes it over, so
+    // runs to G pass and runs to G + 1 are refused naming G + 1.
     std::remove(path("out.rle").c_str());
-    expect_refused("run " + shell_quote(test::source_dir() + "/patterns/gosper-glider-gun.rle") +
-                       " --gens 4611686018427387904 -o out.rle",
-                   {"gosper-glider-gun.rle", "2^60"});
-    expect_refused("run " + shell_quote(test::source_dir() + "/patterns/gosper-glider-gun.rle") +
-                       " --kernel hashlife --gens 9223372036854775807 -o out.mc",
-                   {"2^60"});
+    const std::string gun = shell_quote(test::source_dir() + "/patterns/gosper-glider-gun.rle");
+    expect_refused("run " + gun + " --gens 2^62 -o out.rle", {"gosper-glider-gun.rle", "2^60", "at generation "}, 1);
+    expect_refused("run " + gun + " --kernel hashlife --gens 9223372036854775807 -o out.mc", {"2^60"}, 1);
+    const CommandResult g = tl("run " + gun + " --gens 2^62 -o out.rle");
+    const auto at = g.err.find("at generation ");
+    ASSERT_NE(at, std::string::npos) << g.err;
+    const std::int64_t off = std::stoll(g.err.substr(at + 14));
+    EXPECT_GT(off, std::int64_t{1} << 61);
+    EXPECT_LT(off, std::int64_t{1} << 62);
+    r = tl("run " + gun + " --gens " + std::to_string(off - 1) + " -o last.mc --json");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    ReadLimits tree_only;
+    tree_only.list_tree_cells = false;
+    const Pattern last = read_pattern(path("last.mc"), tree_only);
+    ASSERT_TRUE(last.tree);
+    const Box box = last.tree->bounding_box();
+    EXPECT_EQ(std::max(box.x + box.width, box.y + box.height) - 1, (std::int64_t{1} << 60) - 1)
+        << "the glider is not at the edge one generation before";
+    std::remove(path("last.mc").c_str());
+    expect_refused("run " + gun + " --gens " + std::to_string(off) + " -o out.mc",
+                   {"at generation " + std::to_string(off) + " "}, 1);
+    // A glider to 2^63 - 1 likewise; from a file at Gen=N the message says where the engine began.
+    write("glider-g7.rle", "#CXRLE Gen=7\nx = 3, y = 3\nbo$2bo$3o!\n");
+    expect_refused("run glider-g7.rle --gens 9223372036854775800 -o out.mc", {"at generation ", "started at generation 7"}, 1);
 }
 
 TEST_F(HashlifeCli, JsonCarriesTheStoreAndCollectionsAndTheDefaultIsAuto) {

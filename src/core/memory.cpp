@@ -1,0 +1,111 @@
+// memory_limits(): physical memory, rlimits and the cgroup's limit (v2 memory.max on the process's
+// cgroup and its ancestors; v1 memory.limit_in_bytes, whose "no limit" is a huge number).
+#include "tilelife/memory.hpp"
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <charconv>
+#include <climits>
+#include <cstdio>
+#include <fstream>
+#include <string_view>
+
+namespace tilelife {
+namespace {
+
+// A number of bytes from a one-line file; nullopt for "max", a missing file or anything else.
+std::optional<std::int64_t> read_bytes(const std::string& path) {
+    std::ifstream in(path);
+    std::string line;
+    if (!in || !std::getline(in, line)) return std::nullopt;
+    std::int64_t v = 0;
+    const auto [p, ec] = std::from_chars(line.data(), line.data() + line.size(), v);
+    if (ec != std::errc() || p == line.data() || v <= 0) return std::nullopt;
+    return v;
+}
+
+void keep_smaller(std::optional<std::int64_t>& into, std::optional<std::int64_t> v) {
+    if (v && (!into || *v < *into)) into = v;
+}
+
+std::optional<std::int64_t> soft_limit(int which) {
+    struct rlimit r {};
+    if (::getrlimit(which, &r) != 0 || r.rlim_cur == RLIM_INFINITY) return std::nullopt;
+    return static_cast<std::int64_t>(std::min<rlim_t>(r.rlim_cur, INT64_MAX));
+}
+
+std::optional<std::int64_t> cgroup_limit(std::int64_t physical) {
+    std::ifstream in("/proc/self/cgroup");
+    std::optional<std::int64_t> limit;
+    for (std::string line; std::getline(in, line);) {
+        // "ID:CONTROLLERS:PATH": v2 is "0::PATH"; v1's memory controller lists "memory".
+        const auto a = line.find(':'), b = line.find(':', a + 1);
+        if (a == std::string::npos || b == std::string::npos) continue;
+        const std::string_view controllers = std::string_view(line).substr(a + 1, b - a - 1);
+        std::string path = line.substr(b + 1);
+        const bool v2 = controllers.empty();
+        bool memory = false;
+        for (std::size_t i = 0; i <= controllers.size();) {
+            const auto c = std::min(controllers.find(',', i), controllers.size());
+            memory = memory || controllers.substr(i, c - i) == "memory";
+            i = c + 1;
+        }
+        if (!v2 && !memory) continue;
+        const std::string root = v2 ? "/sys/fs/cgroup" : "/sys/fs/cgroup/memory";
+        const std::string file = v2 ? "/memory.max" : "/memory.limit_in_bytes";
+        // The process's cgroup and every ancestor limit it; a container sees its own cgroup as "/".
+        for (;;) {
+            keep_smaller(limit, read_bytes(root + (path == "/" ? "" : path) + file));
+            if (path.empty() || path == "/") break;
+            const auto slash = path.rfind('/');
+            path = slash == 0 || slash == std::string::npos ? "/" : path.substr(0, slash);
+        }
+    }
+    // v1 says "no limit" with a number near 2^63, rounded to pages.
+    if (limit && *limit >= physical * 4) return std::nullopt;
+    return limit;
+}
+
+}  // namespace
+
+std::int64_t MemoryLimits::available() const {
+    std::int64_t v = physical;
+    for (const auto& l : {address_space, data, cgroup})
+        if (l) v = std::min(v, *l);
+    return v;
+}
+
+std::string MemoryLimits::limited_by() const {
+    const std::int64_t v = available();
+    if (address_space && *address_space == v) return "the address-space limit (ulimit -v)";
+    if (data && *data == v) return "the data limit (ulimit -d)";
+    if (cgroup && *cgroup == v) return "the cgroup's memory limit";
+    return "physical memory";
+}
+
+std::string bytes_text(std::int64_t bytes) {
+    if (bytes == INT64_MAX) return "over 8 EiB";
+    static const char* const kUnits[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    double v = static_cast<double>(std::max<std::int64_t>(bytes, 0));
+    int unit = 0;
+    while (v >= 1024 && unit < 6) v /= 1024, ++unit;
+    char buf[48];
+    if (unit == 0) std::snprintf(buf, sizeof buf, "%lld bytes", static_cast<long long>(bytes));
+    else if (v < 10) std::snprintf(buf, sizeof buf, "%.1f %s", v, kUnits[unit]);
+    else std::snprintf(buf, sizeof buf, "%.0f %s", v, kUnits[unit]);
+    return buf;
+}
+
+MemoryLimits memory_limits() {
+    MemoryLimits m;
+    const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+    m.physical = pages > 0 && page > 0 ? static_cast<std::int64_t>(pages) * page : std::int64_t{8} << 30;
+    m.address_space = soft_limit(RLIMIT_AS);
+    m.data = soft_limit(RLIMIT_DATA);
+    m.cgroup = cgroup_limit(m.physical);
+    return m;
+}
+
+}  // namespace tilelife
