@@ -336,7 +336,21 @@ struct Board {
     std::int64_t generation() { return base_generation + locked([&] { return engine->generation(); }); }
     std::int64_t population() { return locked([&] { return engine->population(); }); }
 
+    // A failure while stepping (the budget, leaving HashLife's plane) names the pattern as the CLI's
+    // run does, with the same note on the generation the engine counts from.
     void step(std::int64_t n) {
+        try {
+            step_unnamed(n);
+        } catch (const RuntimeError& e) {
+            if (source.empty()) throw;
+            throw RuntimeError(source + ": " + e.what() +
+                               (base_generation ? " (engine generations: the pattern started at generation " +
+                                                      std::to_string(base_generation) + ")"
+                                                : std::string()));
+        }
+    }
+
+    void step_unnamed(std::int64_t n) {
         if (n < 0) throw InputError("step takes a number of generations of 0 or more, not " + std::to_string(n));
         if (PyErr_CheckSignals() != 0) throw py::error_already_set();
         std::int64_t left = n;
