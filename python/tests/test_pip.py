@@ -13,7 +13,9 @@ from conftest import PATTERNS, SOURCE_DIR
 
 
 def sync_tree(src, dst):
-    """Copies src to dst: files that differ in size or mtime, leaving out builds, .git and caches."""
+    """Copies src to dst: files whose bytes differ, leaving out builds, .git and caches. A copied file
+    gets a new mtime, so the build in dst sees it changed even when the source's mtime is older than
+    dst's objects (a checkout or merge keeps old mtimes)."""
     for root, dirs, files in os.walk(src):
         rel = pathlib.Path(root).relative_to(src)
         dirs[:] = [d for d in dirs if d not in (".git", "__pycache__", ".device")
@@ -21,9 +23,9 @@ def sync_tree(src, dst):
         (dst / rel).mkdir(parents=True, exist_ok=True)
         for name in files:
             a, b = pathlib.Path(root) / name, dst / rel / name
-            sa = a.stat()
-            if not b.exists() or b.stat().st_size != sa.st_size or b.stat().st_mtime != sa.st_mtime:
-                shutil.copy2(a, b)
+            if not b.exists() or b.stat().st_size != a.stat().st_size or b.read_bytes() != a.read_bytes():
+                shutil.copyfile(a, b)
+                shutil.copymode(a, b)
 
 
 def test_pip_install_offline(tmp_path):

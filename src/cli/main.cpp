@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "cli/cli_docs.hpp"
+#include "core/edit_distance.hpp"
 #include "cli/commands.hpp"
 #include "cli/json.hpp"
 #include "cli/mpi_session.hpp"
@@ -41,21 +42,6 @@ std::string subcommand_names(CLI::App& app) {
     return names;
 }
 
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-    std::vector<std::size_t> row(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-        std::size_t diag = row[0];
-        row[0] = i;
-        for (std::size_t j = 1; j <= b.size(); ++j) {
-            const std::size_t up = row[j];
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-            diag = up;
-        }
-    }
-    return row[b.size()];
-}
-
 // The candidate a mistyped word most likely meant: the only one it is a prefix of ("--gen" ->
 // "--gens"), else the nearest within two edits, fewer for short words ("rnu" -> "run", but "-x" is
 // not taken for "-h"); empty when none is close.
@@ -68,7 +54,7 @@ std::string closest(const std::string& word, const std::vector<std::string>& can
     std::string best;
     std::size_t best_distance = std::min<std::size_t>(2, letters > 0 ? letters - 1 : 0) + 1;  // exclusive
     for (const std::string& c : candidates) {
-        const std::size_t d = edit_distance(word, c);
+        const std::size_t d = tilelife::edit_distance(word, c);
         if (d < best_distance) best_distance = d, best = c;
     }
     return best;

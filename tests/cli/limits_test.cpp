@@ -127,7 +127,7 @@ TEST_F(Limits, RunsUnderAnAddressSpaceLimit) {
         EXPECT_EQ((*js)["population"], 213);  // the gun at generation 1000 (30 gliders and the gun)
         // The budget is half of what the process may use: the limit, unless RAM or a cgroup is less.
         const std::int64_t budget = std::min<std::int64_t>(memory_limits().available(), std::int64_t{kib} << 10) / 2;
-        EXPECT_NE(r.out.find("memory budget\":" + std::to_string(budget)), std::string::npos)
+        EXPECT_NE(r.out.find("memory_budget_bytes\":" + std::to_string(budget)), std::string::npos)
             << "the budget is not " << budget << ": " << r.out;
         // An unbounded random soup (cpu:auto) too.
         r = tl_ulimit(kib, "run random:300x300:0.5:7 -g 300 -q");

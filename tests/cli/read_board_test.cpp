@@ -24,6 +24,9 @@ protected:
             };
             std::string from_stdin = named(b.err, "stdin");  // read errors name "stdin", board errors "-"
             if (from_stdin.rfind("tilelife: -:", 0) == 0) from_stdin = "tilelife: SOURCE:" + from_stdin.substr(12);
+            // With --json the same message is a JSON object on stderr (docs/json.md).
+            for (std::size_t at; (at = from_stdin.find("\"message\":\"-:")) != std::string::npos;)
+                from_stdin.replace(at, 13, "\"message\":\"SOURCE:");
             EXPECT_EQ(named(a.err, path(file)), from_stdin) << "file: " << a.err << "stdin: " << b.err;
             return {};
         }

@@ -256,6 +256,20 @@ inline Cells run_cells(Engine& e, const Cells& cells, std::int64_t gens) {
 // ---------------------------------------------------------------------------------------------
 // Files, temp dirs, commands
 
+// Macrocell text without its metadata lines (#N, #O, #C): tilelife keeps a pattern's name, authors and
+// comments in the .mc it writes, where bgolly drops them; the rest is compared byte for byte.
+inline std::string without_macrocell_metadata(const std::string& mc) {
+    std::string out;
+    std::size_t at = 0;
+    while (at < mc.size()) {
+        const std::size_t end = std::min(mc.find('\n', at), mc.size() - 1) + 1;
+        const std::string_view line(mc.data() + at, end - at);
+        if (!(line.starts_with("#N") || line.starts_with("#O") || line.starts_with("#C"))) out.append(line);
+        at = end;
+    }
+    return out;
+}
+
 inline std::string read_text(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     std::stringstream s;
