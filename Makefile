@@ -49,14 +49,17 @@ test: build
 #   they check run under ASan in the OpenCL suites anyway);
 # - leak checking for every test that opens SDL's video (windows, viewer events, `view` through the
 #   CLI, the viewer on hashlife): SDL's video drivers are dlopen'ed and unloaded, and what they
-#   keep until exit is reported from an unknown module (ASan and UBSan still check those tests);
+#   keep until exit is reported from an unknown module (ASan and UBSan still check those tests; the
+#   docs test runs the documents' `view` commands headless);
 #   likewise for the MPI tests, where Open MPI keeps what its unloaded plugins allocated.
 # intercept_tls_get_addr=0: GCC 12's LeakSanitizer records blocks of dynamic TLS (PoCL's, LLVM's)
 #   through __tls_get_addr and, in some processes, scans a bogus one at exit and crashes ("Tracer
 #   caught signal 11", seen on a one-test GollyDiff run); without the records it scans no dynamic
 #   TLS, whose owners' leaks are suppressed anyway (tests/asan/lsan.supp).
-ASAN_EXCLUDE       := ^oclgrind
-ASAN_NO_LEAK_CHECK := ^(Display/Window|Events\.|ViewerWindow\.|viewer_events_x11|NoDisplay\.|ViewMemory\.|ViewEngine\.|Cli\.ViewLoadsTheViewerModule|Engines/ViewerOnHashlife\.|mpi_engine_np|MpiCli\.)
+# - runs under `ulimit -v` (Limits.RunsUnderAnAddressSpaceLimit, python.memory_limits): ASan maps
+#   terabytes of shadow memory at start, which no such address-space limit leaves room for.
+ASAN_EXCLUDE       := ^oclgrind|^Limits\.RunsUnderAnAddressSpaceLimit|^python\.memory_limits
+ASAN_NO_LEAK_CHECK := ^(Display/Window|Events\.|ViewerWindow\.|viewer_events_x11|NoDisplay\.|ViewMemory\.|ViewEngine\.|Cli\.ViewLoadsTheViewerModule|Engines/ViewerOnHashlife\.|mpi_engine_np|MpiCli\.|docs\.commands)
 ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 test-asan: deps
 	$(CMAKE) -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTILELIFE_BENCH=OFF \
