@@ -37,7 +37,9 @@ void add_convert(CLI::App& app, int& exit_code) {
 #ifndef TILELIFE_HAVE_PNG
         if (image) throw InputError(*out + ": PNG output is not available in this build (install libpng-dev and rebuild)");
 #endif
-        // The output is opened (or probed) before the input is read.
+        // The output is opened (or probed) before the input is read; a signal from then on leaves
+        // no temporary file behind.
+        const StopSignalsRemoveOutputs signals;
         std::optional<OutputFile> file;
         if (image) {
             check_output_path(*out);

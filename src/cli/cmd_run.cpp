@@ -200,10 +200,7 @@ extern "C" void on_stop_signal(int sig) {
         g_interrupted.store(true);
         return;
     }
-    remove_temporary_files();
-    static const char kMessage[] = "tilelife: interrupted; unfinished output files removed\n";
-    (void)!::write(STDERR_FILENO, kMessage, sizeof kMessage - 1);
-    ::_exit(128 + sig);
+    remove_outputs_and_exit(sig);
 }
 
 class InterruptScope {

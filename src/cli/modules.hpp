@@ -23,7 +23,7 @@ struct Options;
 namespace tilelife::cli {
 
 // Changes whenever a table below or a type it passes changes (with the version, it must match).
-inline constexpr int kModuleInterface = 1;
+inline constexpr int kModuleInterface = 2;
 
 struct ModuleStamp {
     int interface = kModuleInterface;

@@ -1,5 +1,8 @@
 #include "cli/outputs.hpp"
 
+#include <signal.h>
+#include <unistd.h>
+
 #include <cstdio>
 
 #include "cli/modules.hpp"
@@ -8,6 +11,40 @@
 #include "tilelife/quadtree.hpp"
 
 namespace tilelife::cli {
+
+namespace {
+constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
+
+extern "C" void on_stop_signal_outside_run(int sig) { remove_outputs_and_exit(sig); }
+}  // namespace
+
+// unlink() (inside remove_temporary_files), write() and _exit() are safe in a signal handler.
+void remove_outputs_and_exit(int sig) noexcept {
+    remove_temporary_files();
+    static const char kMessage[] = "tilelife: interrupted; unfinished output files removed\n";
+    (void)!::write(STDERR_FILENO, kMessage, sizeof kMessage - 1);
+    ::_exit(128 + sig);
+}
+
+struct StopSignalsRemoveOutputs::Saved {
+    struct sigaction previous[std::size(kStopSignals)];
+};
+
+StopSignalsRemoveOutputs::StopSignalsRemoveOutputs() : saved_(std::make_unique<Saved>()) {
+    struct sigaction sa {};
+    sa.sa_handler = on_stop_signal_outside_run;
+    sigemptyset(&sa.sa_mask);
+    for (int sig : kStopSignals) sigaddset(&sa.sa_mask, sig);
+    for (std::size_t i = 0; i < std::size(kStopSignals); ++i) {
+        sigaction(kStopSignals[i], nullptr, &saved_->previous[i]);
+        if (saved_->previous[i].sa_handler != SIG_IGN) sigaction(kStopSignals[i], &sa, nullptr);
+    }
+}
+
+StopSignalsRemoveOutputs::~StopSignalsRemoveOutputs() {
+    for (std::size_t i = 0; i < std::size(kStopSignals); ++i) sigaction(kStopSignals[i], &saved_->previous[i], nullptr);
+}
+
 namespace {
 
 constexpr std::string_view kCheckpointTag = "tilelife-checkpoint";

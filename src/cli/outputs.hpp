@@ -20,6 +20,25 @@ namespace tilelife::cli {
 
 class GifFrames;  // modules.hpp
 
+// While it lives, Ctrl+C, SIGTERM and SIGHUP remove every unfinished output's temporary file and
+// exit at once with 128 + the signal's number, as `run` does outside its steps (commands that only
+// write, like convert). A signal ignored by whoever started us stays ignored.
+// What a stop signal does outside a run's steps: the temporary files go, one line, _exit(128 + sig).
+// Async-signal-safe.
+[[noreturn]] void remove_outputs_and_exit(int sig) noexcept;
+
+class StopSignalsRemoveOutputs {
+public:
+    StopSignalsRemoveOutputs();
+    ~StopSignalsRemoveOutputs();
+    StopSignalsRemoveOutputs(const StopSignalsRemoveOutputs&) = delete;
+    StopSignalsRemoveOutputs& operator=(const StopSignalsRemoveOutputs&) = delete;
+
+private:
+    struct Saved;
+    std::unique_ptr<Saved> saved_;
+};
+
 // The cells of `area` as a PNG on `path` ("-": standard output) in `style`'s colours, through the
 // image module (modules.hpp); InputError in a build without libpng.
 void write_png_output(const std::string& path, const Box& area, int scale, const image::CellSource& cells,

@@ -208,6 +208,23 @@ TEST_F(Limits, SignalWhileWritingAnOutputRemovesItsTemporaryFileAtOnce) {
     }
 }
 
+// convert, too: its output is open (a temporary file) while it waits for its input, here a named
+// pipe nobody writes; a stop signal then must leave nothing behind.
+TEST_F(Limits, StopSignalsDuringConvertLeaveNoTemporaryFiles) {
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+        SCOPED_TRACE(std::string("signal ") + strsignal(sig));
+        test::TempDir run;
+        ASSERT_EQ(::mkfifo((run / "in.rle").c_str(), 0644), 0);
+        Child child(run.path(), {"convert", "in.rle", "out.mc.gz"}, logs / "child");
+        ASSERT_TRUE(child.started());
+        ASSERT_TRUE(wait_for(30, [&] { return !hidden_files(run).empty(); })) << "no temporary output: " << child.err();
+        child.signal(sig);
+        EXPECT_EQ(child.wait(30), 128 + sig) << child.err();
+        EXPECT_EQ(run.files(), std::vector<std::string>{"in.rle"}) << "a temporary file (or the output) was left";
+        EXPECT_NE(child.err().find("interrupted"), std::string::npos) << child.err();
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Checkpoints in macrocell: HashLife-scale runs
 
