@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "hashlife/hashlife.hpp"
+#include "tilelife/memory.hpp"
 #include "tilelife/error.hpp"
 #include "tilelife/quadtree.hpp"
 
@@ -142,6 +143,16 @@ public:
     }
 
 private:
+    // While cpu:bitpacked runs, the budget is shared: a quarter for HashLife's trials (a trial that
+    // takes over keeps it), the rest for the board, so the two never reserve more than the whole.
+    // HashLife alone (from the start, or chosen at the first step) has all of it.
+    EngineOptions share(bool trial) const {
+        EngineOptions o = options_;
+        const std::int64_t whole = options_.max_bytes > 0 ? options_.max_bytes : memory_limits().budget();
+        o.max_bytes = trial ? whole / 4 : whole - whole / 4;
+        return o;
+    }
+
     bool interrupted() const { return options_.interrupt && options_.interrupt->load(std::memory_order_relaxed); }
 
     static bool dense(CellCount pop, const Box& box) {
@@ -159,10 +170,13 @@ private:
         const double area = static_cast<double>(box.width) * static_cast<double>(box.height);
         if (static_cast<double>(generations) * kBitpackedCellGen / threads_ <= kHashlifeChaosCell) return;
         (void)area;  // both costs scale with it
-        auto h = make_hashlife(spec_, options_);
-        h->set_cells(cur_->live_cells());
+        // The board goes before HashLife reserves its store: never both within one budget.
+        const std::vector<Cell> cells = cur_->live_cells();
         offset_ += cur_->generation();
-        cur_ = std::move(h);
+        cur_.reset();
+        trial_.reset();
+        cur_ = make_hashlife(spec_, options_);
+        cur_->set_cells(cells);
         on_hashlife_ = true;
         started_on_ = "cpu:hashlife";
     }
@@ -170,7 +184,7 @@ private:
     void start(bool on_hashlife) {
         on_hashlife_ = on_hashlife;
         started_on_ = on_hashlife ? "cpu:hashlife" : "cpu:bitpacked";
-        cur_ = on_hashlife ? make_hashlife(spec_, options_) : create_engine("cpu:bitpacked", spec_, options_);
+        cur_ = on_hashlife ? make_hashlife(spec_, options_) : create_engine("cpu:bitpacked", spec_, share(false));
         next_trial_ = kFirstTrial;
         chunk_ = 16;
     }
@@ -192,7 +206,7 @@ private:
         if (budget < 2 * guess) return 0;  // moving the cells would take most of it
         ++trials_;
         const auto t0 = Clock::now();
-        if (!trial_) trial_ = make_hashlife(spec_, options_);
+        if (!trial_) trial_ = make_hashlife(spec_, share(true));
         Engine& h = *trial_;
         replace_cells(h, cur_->live_cells());
         if (guess > 0) move_factor_ = std::max(0.5, move_factor_ * since(t0) / guess);

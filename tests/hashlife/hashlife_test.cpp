@@ -563,6 +563,38 @@ TEST(Auto, SwitchingMidRunKeepsTheCellsExact) {
     EXPECT_EQ(running(*a, "started on"), "cpu:bitpacked");
 }
 
+// While cpu:bitpacked runs, HashLife's trials get a quarter of the budget (the board the rest): the
+// two never reserve more than the whole. HashLife alone gets all of it.
+TEST(Auto, TrialsShareTheBudgetWithTheBoard) {
+    register_builtin_engines();
+    const std::int64_t budget = std::int64_t{64} << 20;
+    auto hashlife_budget = [](const Engine& e) {
+        for (const auto& [k, v] : e.describe().properties)
+            if (k == "cpu:hashlife memory budget bytes") return std::get<std::int64_t>(v);
+        return std::int64_t{-1};
+    };
+    EngineOptions opt;
+    opt.threads = 1;
+    opt.max_bytes = budget;
+    hashlife::AutoTuning eager;
+    eager.always_try = true;
+    auto a = hashlife::make_auto(plane(), opt, eager);
+    a->set_cells(test::soup(120, 100, 0.4, 31));  // dense: starts on cpu:bitpacked, a trial takes over
+    a->step(200);
+    ASSERT_EQ(running(*a), "cpu:hashlife");
+    ASSERT_EQ(running(*a, "started on"), "cpu:bitpacked");
+    EXPECT_EQ(hashlife_budget(*a), budget / 4);
+    auto sparse = hashlife::make_auto(plane(), opt);
+    sparse->set_cells(kGun);
+    sparse->step(100);
+    EXPECT_EQ(hashlife_budget(*sparse), budget);
+    auto chosen = hashlife::make_auto(plane(), opt);  // dense and long: HashLife at the first step
+    chosen->set_cells(test::soup(200, 200, 0.4, 1));
+    chosen->step(100000);
+    ASSERT_EQ(running(*chosen, "started on"), "cpu:hashlife");
+    EXPECT_EQ(hashlife_budget(*chosen), budget);
+}
+
 TEST(Auto, TreesStayTrees) {
     register_builtin_engines();
     Quadtree t = Quadtree::from_cells(kGun);
