@@ -171,6 +171,8 @@ std::string with_flag_hint(const std::string& message, const CLI::App* command) 
         {"parameter", "--param"},
         {"board size", "--size"},
         {"work-group", "--wg"},
+        {"steps per launch", "--steps-per-launch"},
+        {"device '", "--device"},
     };
     if (!command || message.find(" --") != std::string::npos || message.rfind("--", 0) == 0) return message;
     for (const auto& [phrase, flag] : kHints)

@@ -360,20 +360,20 @@ private:
         rows_ = rows == "auto" ? preferred.rows : std::stoi(rows);
         steps_ = options.steps_per_launch > 0 ? options.steps_per_launch : preferred.steps;
         if (options.steps_per_launch < 0 || steps_ > kMaxSteps)
-            throw InputError("--steps-per-launch for sycl:bitpacked must be 1.." + std::to_string(kMaxSteps) +
-                             " (the halo is one 32-cell word wide)");
+            throw InputError("sycl:bitpacked runs 1 to " + std::to_string(kMaxSteps) +
+                             " steps per launch (the halo is one 32-cell word wide)");
 
         // The local copy needs at least one tile row between the two halos.
         const int min_strips = static_cast<int>(ceil_div(2 * static_cast<std::uint64_t>(steps_) + 1, rows_));
         const bool user = options.wg_width > 0 || options.wg_height > 0;
         if (user) {
             if (options.wg_width < 3 || options.wg_height < 1)
-                throw InputError("sycl:bitpacked needs --wg of at least 3x1 (words per local row including the two "
+                throw InputError("sycl:bitpacked needs a work-group of at least 3x1 (words per local row including the two "
                                  "halo words, by strips of rows)");
             lw_ = options.wg_width;
             strips_ = options.wg_height;
             if (strips_ < min_strips)
-                throw InputError("--wg " + std::to_string(lw_) + "x" + std::to_string(strips_) + " gives " +
+                throw InputError("work-group " + std::to_string(lw_) + "x" + std::to_string(strips_) + " gives " +
                                  std::to_string(strips_ * rows_) + " local rows; " + std::to_string(steps_) +
                                  " steps per launch need at least " + std::to_string(2 * steps_ + 1) +
                                  " (use at least " + std::to_string(min_strips) + " strips)");
@@ -407,7 +407,7 @@ private:
         if (!user)
             while (!fits(strips_) && strips_ / 2 >= min_strips) strips_ /= 2;
         if (!fits(strips_)) {
-            const std::string why = "--wg " + std::to_string(lw_) + "x" + std::to_string(strips_) + " with " +
+            const std::string why = "work-group " + std::to_string(lw_) + "x" + std::to_string(strips_) + " with " +
                                     std::to_string(rows_) + " rows per work-item needs " + std::to_string(lw_ * strips_) +
                                     " work-items and " + std::to_string(local_bytes(strips_)) + " bytes of local memory; " +
                                     dev.name + " allows " + std::to_string(dev.max_work_group_size) + " and " +

@@ -203,9 +203,9 @@ private:
     std::vector<Shape> candidates(const EngineOptions& o) const {
         if (o.wg_width > 0 || o.wg_height > 0) {
             if (o.wg_width < 1 || o.wg_height < 1)
-                throw InputError("--wg needs a width and a height, both at least 1 (e.g. 16x16)");
+                throw InputError(std::string(spec_.name) + " needs a work-group width and height of at least 1 (e.g. 16x16)");
             if (spec_.kind == Kind::halo_tile && (o.wg_width < 3 || o.wg_height < 3))
-                throw InputError("sycl:halo-tile needs --wg of at least 3x3 (the tile plus its one-cell halo)");
+                throw InputError("sycl:halo-tile needs a work-group of at least 3x3 (the tile plus its one-cell halo)");
             if (spec_.kind == Kind::hierarchical) {
                 std::string built;
                 for (const auto& s : kHierarchicalShapes) {
@@ -292,12 +292,12 @@ private:
         for (Shape s : candidates(options)) {
             const auto items = static_cast<std::uint64_t>(s.x) * static_cast<std::uint64_t>(s.y);
             if (items > dev.max_work_group_size) {
-                why = "--wg " + shape_text(s) + " is " + std::to_string(items) + " work-items; " + dev.name +
+                why = "work-group " + shape_text(s) + " is " + std::to_string(items) + " work-items; " + dev.name +
                       " allows at most " + std::to_string(dev.max_work_group_size);
                 continue;
             }
             if (!rt_->local_fits(local_bytes(s))) {
-                why = "--wg " + shape_text(s) + " needs " + std::to_string(local_bytes(s)) + " bytes of local memory; " +
+                why = "work-group " + shape_text(s) + " needs " + std::to_string(local_bytes(s)) + " bytes of local memory; " +
                       dev.name + " has " + std::to_string(dev.local_mem_size);
                 continue;
             }

@@ -119,7 +119,7 @@ std::shared_ptr<DeviceRuntime> runtime_for(const std::string& spec) {
             const auto colon = spec.find(':');
             auto number = [&](const std::string& s) {
                 if (s.empty() || s.size() > 6 || !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }))
-                    throw InputError("bad --device '" + spec + "': expected P:D or a device index (see tilelife devices)");
+                    throw InputError("bad SYCL device '" + spec + "': expected P:D (platform:device) or a device index");
                 return std::stoi(s);
             };
             if (colon == std::string::npos) {
