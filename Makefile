@@ -11,7 +11,7 @@ DEB_PACKAGES := cmake ninja-build g++ make pkg-config ca-certificates \
   golly libopenmpi-dev openmpi-bin \
   libpng-dev libgif-dev libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core xvfb xauth \
   python3-dev pybind11-dev python3-pybind11 python3-numpy python3-pytest python3-pip python3-setuptools python3-wheel \
-  python3-jsonschema
+  python3-jsonschema python3-matplotlib
 
 .PHONY: deps configure build demo test clean fuzz fuzz-deps test-asan
 
