@@ -98,10 +98,29 @@ void extract_bits(const std::uint32_t* src, std::int64_t nsrc, int o, std::int64
 // The kernels this build has: rows per work-item x topology x rule matcher x neighbour path.
 using Launch = sycl::event (*)(sycl::queue&, const std::uint32_t*, std::uint32_t*, const BitpackedArgs&, std::uint64_t);
 
+template <int R, bool Torus, bool SubGroup>
+Launch pick_rule(int rule) {
+    switch (rule) {
+        case kRuleLife: return &launch_bitpacked<R, Torus, kRuleLife, SubGroup>;
+        case kRuleHighLife: return &launch_bitpacked<R, Torus, kRuleHighLife, SubGroup>;
+        case kRuleDayAndNight: return &launch_bitpacked<R, Torus, kRuleDayAndNight, SubGroup>;
+        default: return &launch_bitpacked<R, Torus, kRuleMasks, SubGroup>;
+    }
+}
+
 template <int R, bool SubGroup>
-Launch pick_rows(bool torus, bool life) {
-    if (torus) return life ? &launch_bitpacked<R, true, true, SubGroup> : &launch_bitpacked<R, true, false, SubGroup>;
-    return life ? &launch_bitpacked<R, false, true, SubGroup> : &launch_bitpacked<R, false, false, SubGroup>;
+Launch pick_rows(bool torus, int rule) {
+    return torus ? pick_rule<R, true, SubGroup>(rule) : pick_rule<R, false, SubGroup>(rule);
+}
+
+// The rule's compiled kernel, or the run-time masks' for any other rule.
+int rule_kernel(const Rule& r) {
+    if (r == Rule::life()) return kRuleLife;
+    if (r.birth == CompiledRule<kRuleHighLife>::birth && r.survival == CompiledRule<kRuleHighLife>::survival)
+        return kRuleHighLife;
+    if (r.birth == CompiledRule<kRuleDayAndNight>::birth && r.survival == CompiledRule<kRuleDayAndNight>::survival)
+        return kRuleDayAndNight;
+    return kRuleMasks;
 }
 
 // Row counts built: the local-memory path for each, the sub-group path for the GPU shapes.
@@ -110,19 +129,19 @@ const std::vector<std::string>& row_choices() {
     return c;
 }
 
-Launch pick(int rows, bool torus, bool life, Neighbours nb) {
+Launch pick(int rows, bool torus, int rule, Neighbours nb) {
     if (nb == Neighbours::sub_group) {
         switch (rows) {
-            case 16: return pick_rows<16, true>(torus, life);
-            case 32: return pick_rows<32, true>(torus, life);
+            case 16: return pick_rows<16, true>(torus, rule);
+            case 32: return pick_rows<32, true>(torus, rule);
             default: return nullptr;
         }
     }
     switch (rows) {
-        case 4: return pick_rows<4, false>(torus, life);
-        case 8: return pick_rows<8, false>(torus, life);
-        case 16: return pick_rows<16, false>(torus, life);
-        case 32: return pick_rows<32, false>(torus, life);
+        case 4: return pick_rows<4, false>(torus, rule);
+        case 8: return pick_rows<8, false>(torus, rule);
+        case 16: return pick_rows<16, false>(torus, rule);
+        case 32: return pick_rows<32, false>(torus, rule);
         default: return nullptr;
     }
 }
@@ -262,7 +281,9 @@ public:
         d.device_bytes = static_cast<std::int64_t>(2 * 4 * pitch_ * static_cast<std::uint64_t>(h_));
         d.properties.emplace_back("reduction", to_string(reduction_));
         d.properties.emplace_back("neighbours", std::string(neighbours_ == Neighbours::sub_group ? "sub-group" : "local-memory"));
-        d.properties.emplace_back("rule", std::string(rule_ == Rule::life() ? "B3/S23 matcher" : "run-time masks"));
+        d.properties.emplace_back("rule", std::string(rule_kernel(rule_) == kRuleLife         ? "B3/S23 matcher"
+                                                      : rule_kernel(rule_) == kRuleMasks ? "run-time masks"
+                                                                                          : "compiled in"));
         d.properties.emplace_back("local memory bytes per work-group", static_cast<std::int64_t>(local_bytes(strips_)));
         d.properties.emplace_back("tiles", static_cast<std::int64_t>(tiles_));
         d.autotune = autotune_candidates();
@@ -415,7 +436,7 @@ private:
             if (user) throw InputError(why);
             throw RuntimeError("no work-group shape fits " + std::string(kName) + ": " + why);
         }
-        kernel_ = pick(rows_, topology_ == Topology::torus, rule_ == Rule::life(), neighbours_);
+        kernel_ = pick(rows_, topology_ == Topology::torus, rule_kernel(rule_), neighbours_);
         if (!kernel_) throw std::logic_error("sycl:bitpacked: no kernel built for these rows");
 
         nwords_ = ceil_div(static_cast<std::uint64_t>(w_), 32);

@@ -21,13 +21,13 @@
 //                 row cross local memory (to the strips above and below), double-buffered, so one
 //                 barrier per generation.
 //
-// Compile-time: ROWS (the register array), Torus, Life (B3/S23's specialised matcher), SubGroup.
-// The rule of other Life-like rules is evaluated from run-time masks (the OpenCL kernel has it as
-// compile-time constants: this kernel is compiled ahead of time).
+// Compile-time: ROWS (the register array), Torus, Rule (Life's specialised matcher, HighLife and Day &
+// Night compiled in, or any rule from run-time masks: RuleKernel below), SubGroup.
 #pragma once
 #include <sycl/sycl.hpp>
 
 #include <cstdint>
+#include <utility>
 
 #include "sycl/byte_kernels.hpp"  // TILELIFE_INLINE
 
@@ -97,8 +97,48 @@ TILELIFE_INLINE inline void row_sum(std::uint32_t l, std::uint32_t c, std::uint3
 // s ? b : a, bit by bit (one LOP3 on NVIDIA GPUs).
 TILELIFE_INLINE inline std::uint32_t mux(std::uint32_t s, std::uint32_t a, std::uint32_t b) { return (a & ~s) | (b & s); }
 
+// The rules compiled into the kernel (the OpenCL twin compiles whatever rule it runs, from its build
+// options; this kernel is compiled ahead of time, so the common rules are instantiated and any other
+// runs from the run-time masks). The Life-like rules most run: Life, HighLife, Day & Night.
+enum RuleKernel : int { kRuleMasks = 0, kRuleLife = 1, kRuleHighLife = 2, kRuleDayAndNight = 3 };
+// Birth / survival masks of the compiled rules: bit n = born / survives with n live neighbours.
+template <int K>
+struct CompiledRule;
+template <>
+struct CompiledRule<kRuleHighLife> {
+    static constexpr std::uint32_t birth = (1u << 3) | (1u << 6), survival = (1u << 2) | (1u << 3);
+};
+template <>
+struct CompiledRule<kRuleDayAndNight> {
+    static constexpr std::uint32_t birth = (1u << 3) | (1u << 6) | (1u << 7) | (1u << 8);
+    static constexpr std::uint32_t survival = (1u << 3) | (1u << 4) | (1u << 6) | (1u << 7) | (1u << 8);
+};
+
+// The cells whose 3x3 count (itself included) is V and that live on: born when dead with V
+// neighbours, survives when alive with V - 1. A count no cell lives with costs nothing.
+template <int V, std::uint32_t Birth, std::uint32_t Survival>
+TILELIFE_INLINE inline std::uint32_t lives_with_count(std::uint32_t s0, std::uint32_t s1, std::uint32_t s2, std::uint32_t s3,
+                                                      std::uint32_t alive) {
+    constexpr bool born = (Birth >> V) & 1u;
+    constexpr bool stays = V >= 1 && ((Survival >> (V - 1)) & 1u);
+    if constexpr (!born && !stays) {
+        return 0;
+    } else {
+        const std::uint32_t count = ((V & 1) ? s0 : ~s0) & ((V & 2) ? s1 : ~s1) & ((V & 4) ? s2 : ~s2) & ((V & 8) ? s3 : ~s3);
+        if constexpr (born && stays) return count;
+        else if constexpr (born) return count & ~alive;
+        else return count & alive;
+    }
+}
+
+template <std::uint32_t Birth, std::uint32_t Survival, int... V>
+TILELIFE_INLINE inline std::uint32_t next_by_counts(std::uint32_t s0, std::uint32_t s1, std::uint32_t s2, std::uint32_t s3,
+                                                    std::uint32_t alive, std::integer_sequence<int, V...>) {
+    return (lives_with_count<V, Birth, Survival>(s0, s1, s2, s3, alive) | ...);
+}
+
 // The next state from three rows' sums (a: above, b: own row, d: below) and the cell itself.
-template <bool Life>
+template <int RuleK>
 TILELIFE_INLINE inline std::uint32_t next_state(std::uint32_t a0, std::uint32_t a1, std::uint32_t b0, std::uint32_t b1,
                                                 std::uint32_t d0, std::uint32_t d1, std::uint32_t alive,
                                                 const BitpackedArgs& rule) {
@@ -111,12 +151,12 @@ TILELIFE_INLINE inline std::uint32_t next_state(std::uint32_t a0, std::uint32_t 
     const std::uint32_t s1 = x1 ^ k0;
     const std::uint32_t m1 = (a1 & b1) | (d1 & (a1 ^ b1));
     const std::uint32_t s2 = m1 ^ (x1 & k0);
-    if constexpr (Life) {
+    if constexpr (RuleK == kRuleLife) {
         // Count 3 (born, or survives with 2), or 4 while alive (survives with 3). Counts 8 and 9 read
         // as 0 and 1 here (s3 left out) and are dead either way.
         (void)rule;
         return (~s2 & s1 & s0) | (alive & s2 & ~s1 & ~s0);
-    } else {
+    } else if constexpr (RuleK == kRuleMasks) {
         // Any rule: per count v the cell's fate is born[v] or stays[v] by `alive`; the count's bits
         // select among the ten like a multiplexer tree (s3 set means 8 or 9: s2 = s1 = 0 then).
         const std::uint32_t s3 = a1 & b1 & d1 & k0;
@@ -126,10 +166,16 @@ TILELIFE_INLINE inline std::uint32_t next_state(std::uint32_t a0, std::uint32_t 
         const std::uint32_t t0 = mux(s0, f[0], f[1]), t1 = mux(s0, f[2], f[3]), t2 = mux(s0, f[4], f[5]);
         const std::uint32_t t3 = mux(s0, f[6], f[7]), t4 = mux(s0, f[8], f[9]);
         return mux(s3, mux(s2, mux(s1, t0, t1), mux(s1, t2, t3)), t4);
+    } else {
+        // A compiled rule: a sum of the counts it lives with, as the OpenCL kernel builds it.
+        (void)rule;
+        const std::uint32_t s3 = a1 & b1 & d1 & k0;
+        return next_by_counts<CompiledRule<RuleK>::birth, CompiledRule<RuleK>::survival>(
+            s0, s1, s2, s3, alive, std::make_integer_sequence<int, 10>{});
     }
 }
 
-template <int ROWS, bool Torus, bool Life, bool SubGroup>
+template <int ROWS, bool Torus, int RuleK, bool SubGroup>
 sycl::event launch_bitpacked(sycl::queue& q, const std::uint32_t* src, std::uint32_t* dst, const BitpackedArgs& a,
                              std::uint64_t tiles) {
     const std::size_t lw = a.lw, strips = a.strips;
@@ -196,7 +242,7 @@ sycl::event launch_bitpacked(sycl::queue& q, const std::uint32_t* src, std::uint
                 for (int r = 0; r < ROWS; ++r) {
                     if (r + 1 < ROWS) row_sum(left(r + 1), cur[r + 1], right(r + 1), n0, n1);
                     else row_sum(dn_l, dn_c, dn_r, n0, n1);
-                    std::uint32_t nx = next_state<Life>(p0, p1, q0, q1, n0, n1, cur[r], args);
+                    std::uint32_t nx = next_state<RuleK>(p0, p1, q0, q1, n0, n1, cur[r], args);
                     if (masked) nx &= ((rows_in >> r) & 1u) ? col_mask : 0u;
                     cur[r] = nx;
                     p0 = q0, p1 = q1, q0 = n0, q1 = n1;

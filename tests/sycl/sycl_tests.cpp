@@ -227,6 +227,23 @@ TEST_F(Sycl, RegionsAreTransferredExactly) {
     }
 }
 
+// The common rules run compiled into sycl:bitpacked's kernel (as OpenCL compiles every rule in),
+// others from run-time masks; every one is exact (EveryEngineRuleTopologyAndSizeEqualsReference).
+TEST_F(Sycl, BitpackedCompilesTheCommonRulesIn) {
+    const std::pair<const char*, const char*> expected[] = {{"B3/S23", "B3/S23 matcher"},
+                                                            {"B36/S23", "compiled in"},
+                                                            {"B3678/S34678", "compiled in"},
+                                                            {"B2/S", "run-time masks"},
+                                                            {"B36/S235", "run-time masks"}};
+    for (const auto& [rule, how] : expected) {
+        auto e = create_engine("sycl:bitpacked", BoardSpec{64, 64, Topology::torus, parse_rule(rule).rule});
+        std::string got;
+        for (const auto& [k, v] : e->describe().properties)
+            if (k == "rule") got = std::get<std::string>(v);
+        EXPECT_EQ(got, how) << rule;
+    }
+}
+
 // Refused as the user's input, in the library's words: no CLI flag in the message (the CLI adds
 // its flag hints itself).
 #define EXPECT_REFUSED(expr)                                                                           \
