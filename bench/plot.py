@@ -69,7 +69,7 @@ def bytes_per_update(r):
 
 
 def label(r, boards, rules):
-    parts = [r["engine"]]
+    parts = [r["engine"] + (f" K={r['steps']}" if "bitpacked" in r["kernel"] else "")]
     if len(boards) > 1:
         parts.append(r["board"])
     if len(rules) > 1:
@@ -80,7 +80,7 @@ def label(r, boards, rules):
 def plot_rates(results, path, title):
     boards = {r["board"] for r in results}
     rules = {r["rule"] for r in results}
-    rows = sorted(results, key=lambda r: (r["board"], r["rule"], r["kernel"], r["backend"]))
+    rows = sorted(results, key=lambda r: (r["board"], r["rule"], r["kernel"], int(r["steps"]), r["backend"]))
     fig, ax = plt.subplots(figsize=(8, 0.35 * len(rows) + 1.4))
     y = range(len(rows))
     ax.barh(list(y), [r["rate"] for r in rows], color=[BACKEND_COLOURS.get(r["backend"], "#2ca02c") for r in rows])
@@ -88,6 +88,7 @@ def plot_rates(results, path, title):
     ax.set_yticklabels([label(r, boards, rules) for r in rows], fontsize=8)
     ax.invert_yaxis()
     ax.set_xscale("log")
+    ax.set_xlim(right=max(r["rate"] for r in rows) * 3)  # room for the numbers
     ax.set_xlabel("cell updates per second")
     for i, r in enumerate(rows):
         ax.text(r["rate"], i, f" {r['rate'] / 1e12:.3g} T" if r["rate"] >= 1e11 else f" {r['rate'] / 1e9:.3g} G",
