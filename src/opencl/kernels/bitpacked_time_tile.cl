@@ -71,7 +71,8 @@ uint board_word(__global const uint* src, ulong pitch, ulong width, ulong height
 #endif
 }
 
-// West / east neighbour of every cell of word c, given the words left and right of it.
+// West / east neighbour of every cell of word c, given the words left and right of it (one funnel
+// shift each on NVIDIA GPUs).
 #define WEST(l, c) (((c) << 1) | ((l) >> 31))
 #define EAST(c, r) (((c) >> 1) | ((r) << 31))
 
@@ -97,8 +98,11 @@ uint next_state(uint a0, uint a1, uint b0, uint b1, uint d0, uint d1, uint alive
     const uint s2 = m1 ^ (x1 & k0);
 #if LIFE
     // 9-cell count 3 (born or survives with 2), or 4 while alive (survives with 3). Counts 8 and 9
-    // read as 0 and 1 here (s3 left out) and are dead either way.
-    return (~s2 & s1 & s0) | (alive & s2 & ~s1 & ~s0);
+    // read as 0 and 1 here (s3 left out) and are dead either way. Written as two three-input
+    // operations (LOP3 on NVIDIA): u is s1 & ~s2 where s1 is set, s2 & alive where it is not; the
+    // count is then 3 or 4 exactly where s0 equals s1 (s0 = s1 = 1: 3; s0 = s1 = 0: 4).
+    const uint u = (s1 ^ s2) & (s1 | alive);
+    return u & ~(s0 ^ s1);
 #else
     const uint s3 = a1 & b1 & d1 & k0;  // count 4: all four set
     uint next = 0;
