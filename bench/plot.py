@@ -127,7 +127,8 @@ def plot_ratios(ratios, path, title):
 
 
 def plot_roofline(results, path, title, bandwidth, int_ops, ops_per_word):
-    fig, ax = plt.subplots(figsize=(7, 4.8))
+    fig, ax = plt.subplots(figsize=(8, 5.4))
+    rules = {r["rule"] for r in results}
     xs = [1.0 / bytes_per_update(r) for r in results]
     lo, hi = min(xs) / 4, max(xs) * 4
     grid = [lo * (hi / lo) ** (i / 100) for i in range(101)]
@@ -143,8 +144,10 @@ def plot_roofline(results, path, title, bandwidth, int_ops, ops_per_word):
         ax.scatter([p[0] for p in pts], [p[1] for p in pts], color=BACKEND_COLOURS.get(backend, "#2ca02c"),
                    label=backend, zorder=3)
         for x, y, r in pts:
-            ax.annotate(f"{r['kernel']} K={r['steps']}" if "bitpacked" in r["kernel"] else r["kernel"], (x, y),
-                        fontsize=6, xytext=(3, 3), textcoords="offset points")
+            text = f"{r['kernel']} K={r['steps']}" if "bitpacked" in r["kernel"] else r["kernel"]
+            if len(rules) > 1 and r["rule"] != "B3/S23":
+                text += f" {r['rule']}"
+            ax.annotate(text, (x, y), fontsize=6, xytext=(3, 3), textcoords="offset points")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("cell updates per byte of board traffic")
