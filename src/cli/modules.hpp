@@ -16,6 +16,10 @@
 #include "image/image.hpp"
 #include "tilelife/engine.hpp"
 
+namespace tilelife {
+struct BandedSource;
+}
+
 namespace tilelife::viewer {
 struct Options;
 }
@@ -23,7 +27,7 @@ struct Options;
 namespace tilelife::cli {
 
 // Changes whenever a table below or a type it passes changes (with the version, it must match).
-inline constexpr int kModuleInterface = 1;
+inline constexpr int kModuleInterface = 2;
 
 struct ModuleStamp {
     int interface = kModuleInterface;
@@ -63,6 +67,8 @@ struct MpiModule {
     int (*follow)();
     void (*release)(int exit_code);
     std::unique_ptr<Engine> (*lead)(const std::string& name, const BoardSpec& spec, const EngineOptions& options);
+    // mpi::fill_rows: each rank reads its band of a board read in bands.
+    void (*fill_rows)(Engine& engine, const BandedSource& source);
 };
 
 // Each loads its module on first use (RuntimeError naming the module's file and what it is for when

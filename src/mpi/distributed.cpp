@@ -460,6 +460,45 @@ void DistributedEngine::write_owned_rows_packed(std::int64_t y, std::int64_t row
     agree(comm_, rank_, written);
 }
 
+void DistributedEngine::fill_owned_rows(const std::function<void(std::int64_t, std::int64_t, std::uint64_t*)>& read) {
+    const Outcome filled = attempt([&] {
+        if (rows_ == 0) return;
+        std::vector<std::uint64_t> words(static_cast<std::size_t>(rows_ * words_per_row_));
+        read(y0_, rows_, words.data());
+        local_->write_rows_packed(local_row(y0_), rows_, words.data());
+    });
+    valid_ = 0;
+    agree(comm_, rank_, filled);
+}
+
+void DistributedEngine::read_rows_packed(std::int64_t y, std::int64_t rows, std::uint64_t* words) const {
+    if (y < 0 || rows < 0 || y > spec_.height - rows) throw std::out_of_range("rows outside the board");
+    if (rows == 0) return;
+    const std::int64_t a = std::max(y, y0_), b = std::min(y + rows, y0_ + rows_);
+    std::vector<std::uint64_t> part;
+    const Outcome read = attempt([&] {
+        if (a >= b) return;
+        if (rank_ == 0) {
+            local_->read_rows_packed(local_row(a), b - a, words + (a - y) * words_per_row_);
+        } else {
+            part.resize(static_cast<std::size_t>((b - a) * words_per_row_));
+            local_->read_rows_packed(local_row(a), b - a, part.data());
+        }
+    });
+    agree(comm_, rank_, read);
+    if (rank_ == 0) {
+        for (int r = 1; r < layout_.active; ++r) {
+            const std::int64_t ra = std::max(y, layout_.first_row(r));
+            const std::int64_t rb = std::min(y + rows, layout_.first_row(r) + layout_.rows(r));
+            if (ra < rb)
+                recv_bytes(comm_, words + (ra - y) * words_per_row_,
+                           static_cast<std::size_t>((rb - ra) * words_per_row_) * 8, r, kGather);
+        }
+    } else if (a < b) {
+        send_bytes(comm_, part.data(), part.size() * 8, 0, kGather);
+    }
+}
+
 void DistributedEngine::read_owned_rows_packed(std::int64_t y, std::int64_t rows, std::uint64_t* words) const {
     if (rows == 0) return;
     if (rows < 0 || y < y0_ || y + rows > y0_ + rows_) throw std::out_of_range("rows outside this rank's band");
