@@ -114,7 +114,7 @@ int Layout::owner(std::int64_t y) const {
 
 DistributedEngine::DistributedEngine(std::string_view inner, const BoardSpec& spec, const EngineOptions& options,
                                      MPI_Comm comm, const DistributedOptions& distributed)
-    : inner_name_(inner), spec_(spec), dist_(distributed) {
+    : inner_name_(inner), spec_(spec), dist_(distributed), interrupt_(options.interrupt) {
     // Every rank has the same arguments, so these checks fail alike everywhere.
     if (spec.topology == Topology::unbounded)
         throw InputError("unbounded boards do not run across MPI ranks: give a torus or a plane (with a size)");
@@ -289,6 +289,13 @@ void DistributedEngine::step(std::int64_t generations) {
         if (exchanging) valid_ -= k;
         left -= k;
         generation_ += k;
+        // Any rank's interrupt flag (under the command line, rank 0's: a signal) stops every rank
+        // here, between sub-steps, so that a long step ends soon and alike everywhere.
+        if (left > 0) {
+            int mine = interrupt_ && interrupt_->load() ? 1 : 0, any = 0;
+            MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, comm_);
+            if (any) break;
+        }
     }
 }
 

@@ -128,6 +128,7 @@ private:
     std::unique_ptr<Engine> local_;
     std::int64_t valid_ = 0;  // generations the ghost rows stay exact for (0: exchange before stepping)
     std::int64_t generation_ = 0;
+    const std::atomic<bool>* interrupt_ = nullptr;  // EngineOptions::interrupt (step() stops when any rank's is set)
     mutable ExchangeStats stats_;
     std::vector<std::uint64_t> send_top_, send_bottom_, recv_top_, recv_bottom_;
     std::vector<std::uint8_t> bytes_out_top_, bytes_out_bottom_, bytes_in_top_, bytes_in_bottom_;  // !packed

@@ -1,5 +1,6 @@
 // `mpirun -np N tilelife run ...` against the same command without MPI on cpu:reference: output
 // files, one report from rank 0, bad input, checkpoints resumed on another number of ranks.
+#include <filesystem>
 #include <regex>
 
 #include "support/test_support.hpp"
@@ -178,6 +179,36 @@ TEST(MpiCli, BoardLargerThanEachRanksBudget) {
     };
     EXPECT_NE(pattern_of(one.out).find("\"population\":8"), std::string::npos) << one.out;
     EXPECT_EQ(pattern_of(js.out), pattern_of(one.out));
+}
+
+// SIGTERM to mpirun (what a scheduler sends) stops the run as in one process: every rank stops at
+// the same generation inside a long step, rank 0 writes the checkpoint with the others and says so
+// once, no partial output is left; the checkpoint resumes like any other.
+TEST(MpiCli, SigtermToMpirunWritesTheCheckpoint) {
+    TempDir tmp;
+    const std::string ck = tmp / "ck.rle", out = tmp / "out.rle";
+    // Open MPI gives the ranks odls_base_sigkill_timeout (1 s) after its SIGTERM before killing them.
+    const auto r = run_command("cd " + shell_quote(tmp.path()) + " && { " + mpirun(3) +
+                               " run random:300x300:0.45:2 --topology torus --gens 1e15 --checkpoint " + ck +
+                               " --checkpoint-every 1e15 -q -o " + out + " & p=$!; sleep 4; kill -TERM $p; wait $p; }");
+    EXPECT_NE(r.exit_code, 0);
+    EXPECT_EQ(count_lines(r.err, "tilelife: interrupted at generation "), 1) << r.err;
+    EXPECT_EQ(count_lines(r.err, "tilelife:"), 1) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(out));
+    for (const auto& entry : std::filesystem::directory_iterator(tmp.path()))
+        EXPECT_EQ(entry.path().filename().string(), "ck.rle") << "left behind: " << entry.path();
+    std::smatch gen;
+    const std::string text = read_text(ck);
+    ASSERT_TRUE(std::regex_search(text, gen, std::regex("Gen=([0-9]+)"))) << text.substr(0, 200);
+    const long long g = std::stoll(gen[1]);
+    EXPECT_GT(g, 0);
+    // Ten more generations from the checkpoint on one process and on 2 ranks agree.
+    const std::string one = tmp / "one.rle", two = tmp / "two.rle";
+    const std::string more = " --gens " + std::to_string(g + 10) + " -q -o ";
+    ASSERT_EQ(run_command(cli() + " run --resume " + ck + more + one).exit_code, 0);
+    ASSERT_EQ(run_command(mpirun(2) + " run --resume " + ck + more + two).exit_code, 0);
+    EXPECT_NE(read_text(one).find("Gen=" + std::to_string(g + 10)), std::string::npos);
+    EXPECT_TRUE(read_text(one) == read_text(two));
 }
 
 // Every rank makes its own engine on its own device: a device list whose second entry does not
