@@ -96,10 +96,16 @@ struct BandedSource {
     Cell offset;       // BoardPlan::offset
     ReadLimits limits;
 };
+// The live cells of some rows of a pattern and their bounding box (the file's coordinates; empty
+// when none).
+struct BandCount {
+    std::int64_t population = 0;
+    Box bounding_box;
+};
 // Rows [y, y + rows) of that board as bits (Engine::write_rows_packed's layout), from one pass over
 // the source keeping only those rows: what each MPI rank reads of a board no process holds whole.
-// A soup skips the draws of the rows above; a file is mapped, not copied.
-void read_board_rows(const BandedSource& source, std::int64_t y, std::int64_t rows, std::uint64_t* words);
+// A soup skips the draws of the rows above; a file is mapped, not copied. Returns the rows' count.
+BandCount read_board_rows(const BandedSource& source, std::int64_t y, std::int64_t rows, std::uint64_t* words);
 
 struct BoardRequest {
     PatternSource source;
@@ -111,9 +117,10 @@ struct BoardRequest {
     EngineFactory factory;
     // When set, a bounded board from an RLE file with a header or a random: soup is not read into
     // this process: open_board's pass only plans and counts it, and create_engine hands the engine
-    // to load_rows, which fills it (the MPI session: each rank reads its band, read_board_rows).
-    // Other sources are read as usual.
-    std::function<void(Engine&, const BandedSource&)> load_rows;
+    // to load_rows, which fills it (the MPI session: each rank reads its band, read_board_rows) and
+    // returns the whole board's count. A soup that fits its board is not even counted here: its
+    // population and bounding box come from load_rows. Other sources are read as usual.
+    std::function<BandCount(Engine&, const BandedSource&)> load_rows;
 };
 
 // A pattern read and planned onto its board, before any engine exists: what `info` shows and what
@@ -133,8 +140,10 @@ public:
     const Pattern& pattern() const { return pattern_; }
     const BoardPlan& plan() const { return plan_; }
     const BoardSpec& spec() const { return plan_.spec; }
-    std::int64_t population() const { return population_; }  // of the pattern as read (saturated)
-    Box bounding_box() const { return bounding_box_; }      // of the pattern, in the file's coordinates
+    // Of the pattern as read (saturated), and its bounding box in the file's coordinates; a soup
+    // read in bands is counted by load_rows: known once create_engine has run.
+    std::int64_t population() const { return population_; }
+    Box bounding_box() const { return bounding_box_; }
     std::int64_t budget() const { return request_.options.max_bytes; }
     const ReadLimits& limits() const { return limits_; }
     // The name, authors and comments to carry into outputs, with the rule of the board.
@@ -162,6 +171,7 @@ private:
     std::string engine_name_;
     std::unique_ptr<Rows> rows_;
     bool banded_ = false;
+    bool counted_by_bands_ = false;  // population_ and bounding_box_ come from load_rows
 };
 
 // Reads and plans; refuses (InputError naming the source) bad files, rules, sizes, patterns that do

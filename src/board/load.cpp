@@ -5,6 +5,7 @@
 // with write_rows_packed. Anything else (other formats, unbounded boards, boards too large for bits)
 // is read into a cell list; both ways give the same board, errors and report.
 #include <algorithm>
+#include <bit>
 #include <cstdlib>
 #include <new>
 
@@ -265,7 +266,26 @@ OpenedBoard open_board(const BoardRequest& request) {
     };
     // Read in bands (each MPI rank its own, later): this pass only plans and counts, keeping no rows.
     // Counted cells are not stored, so the cell limit does not apply to them.
-    if (b.request_.load_rows && !b.request_.source.pattern && !b.request_.source.text && source != "-") {
+    const bool bandable = b.request_.load_rows && !b.request_.source.pattern && !b.request_.source.text && source != "-";
+    if (bandable && random) {
+        // A soup whose frame lies inside the board has no cell outside it: nothing to check here,
+        // and the ranks count their bands as they draw them (load_rows), so no rank draws it whole.
+        const io::RandomSpec spec = io::parse_random_spec(source);
+        Pattern header = io::random_header(spec);
+        try {
+            BoardPlan plan = plan_board(header, {}, overrides, source);
+            const BoardSpec& bs = plan.spec;
+            if (bs.topology != Topology::unbounded && plan.offset.x >= 0 && plan.offset.y >= 0 &&
+                plan.offset.x <= bs.width - spec.width && plan.offset.y <= bs.height - spec.height) {
+                b.pattern_ = std::move(header);
+                b.plan_ = std::move(plan);
+                b.banded_ = b.counted_by_bands_ = planned = true;
+            }
+        } catch (const InputError&) {
+            // Reported below, as one process reports it.
+        }
+    }
+    if (bandable && !planned) {
         try {
             BoardSink sink(source, overrides, budget, BoardSink::count);
             ReadLimits counting = b.limits_;
@@ -345,7 +365,12 @@ std::unique_ptr<Engine> OpenedBoard::create_engine(std::optional<EngineOptions> 
     }
     try {
         if (banded_) {
-            request_.load_rows(*engine, BandedSource{source, plan_.spec, plan_.offset, limits_});
+            const BandCount all = request_.load_rows(*engine, BandedSource{source, plan_.spec, plan_.offset, limits_});
+            if (counted_by_bands_) {
+                population_ = all.population;
+                bounding_box_ = all.bounding_box;
+                counted_by_bands_ = false;
+            }
         } else if (rows_) {
             if (rows_->rows > 0)
                 engine->write_rows_packed(
@@ -374,8 +399,8 @@ std::unique_ptr<Engine> OpenedBoard::create_engine(std::optional<EngineOptions> 
     return engine;
 }
 
-void read_board_rows(const BandedSource& source, std::int64_t y, std::int64_t rows, std::uint64_t* words) {
-    if (rows <= 0) return;
+BandCount read_board_rows(const BandedSource& source, std::int64_t y, std::int64_t rows, std::uint64_t* words) {
+    if (rows <= 0) return {};
     if (y < 0 || y > source.spec.height - rows) throw std::out_of_range("rows outside the board");
     BoardPlan plan;
     plan.spec = source.spec;
@@ -391,6 +416,38 @@ void read_board_rows(const BandedSource& source, std::int64_t y, std::int64_t ro
         (void)io::read_pattern_mapped(source.name, limits, &sink);
     }
     if (!sink.started()) throw RuntimeError(source.name + ": changed while it was read (its header is gone)");
+    // Counted from the bits (a file's reader hands over other bands' cells too).
+    const std::int64_t nw = (source.spec.width + 63) / 64;
+    BandCount count;
+    std::int64_t first = -1, last = -1;
+    std::vector<std::uint64_t> columns(static_cast<std::size_t>(nw), 0);
+    for (std::int64_t r = 0; r < rows; ++r) {
+        const std::uint64_t* row = words + r * nw;
+        std::uint64_t any = 0;
+        for (std::int64_t i = 0; i < nw; ++i) {
+            count.population += std::popcount(row[i]);
+            columns[static_cast<std::size_t>(i)] |= row[i];
+            any |= row[i];
+        }
+        if (any) {
+            if (first < 0) first = r;
+            last = r;
+        }
+    }
+    if (count.population == 0) return count;
+    std::int64_t x0 = 0, x1 = 0;
+    for (std::int64_t i = 0; i < nw; ++i)
+        if (columns[static_cast<std::size_t>(i)]) {
+            x0 = i * 64 + std::countr_zero(columns[static_cast<std::size_t>(i)]);
+            break;
+        }
+    for (std::int64_t i = nw - 1; i >= 0; --i)
+        if (columns[static_cast<std::size_t>(i)]) {
+            x1 = i * 64 + 63 - std::countl_zero(columns[static_cast<std::size_t>(i)]);
+            break;
+        }
+    count.bounding_box = Box{x0 - plan.offset.x, y + first - plan.offset.y, x1 - x0 + 1, last - first + 1};
+    return count;
 }
 
 LoadedBoard load_board(const BoardRequest& request) {

@@ -399,6 +399,8 @@ void run(const RunArgs& a, int& exit_code) {
     if (output) output->set_area(area);
 
     auto engine = job.board.create_engine(options);  // the engine has the cells now
+    // A soup read in bands (under mpirun) is counted by the ranks as they read it.
+    job.pattern_json = pattern_json(s.source, job.board.pattern(), job.board.population(), job.board.bounding_box());
     if (output) {
         output->check_growth(*engine, job.gens);
         output->after_step(*engine, 0, job.gens);

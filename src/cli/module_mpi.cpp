@@ -26,7 +26,7 @@ std::unique_ptr<Engine> lead(const std::string& name, const BoardSpec& spec, con
     return mpi::lead(name, spec, options, MPI_COMM_WORLD);
 }
 
-void fill_rows(Engine& engine, const BandedSource& source) { mpi::fill_rows(engine, source); }
+BandCount fill_rows(Engine& engine, const BandedSource& source) { return mpi::fill_rows(engine, source); }
 
 }  // namespace
 }  // namespace tilelife::cli

@@ -18,6 +18,7 @@
 
 namespace tilelife {
 struct BandedSource;
+struct BandCount;
 }
 
 namespace tilelife::viewer {
@@ -68,7 +69,7 @@ struct MpiModule {
     void (*release)(int exit_code);
     std::unique_ptr<Engine> (*lead)(const std::string& name, const BoardSpec& spec, const EngineOptions& options);
     // mpi::fill_rows: each rank reads its band of a board read in bands.
-    void (*fill_rows)(Engine& engine, const BandedSource& source);
+    BandCount (*fill_rows)(Engine& engine, const BandedSource& source);
 };
 
 // Each loads its module on first use (RuntimeError naming the module's file and what it is for when

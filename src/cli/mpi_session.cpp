@@ -59,9 +59,9 @@ std::unique_ptr<Engine> create_run_engine(const std::string& name, const BoardSp
     return g_mpi->lead(name, spec, options);
 }
 
-std::function<void(Engine&, const BandedSource&)> band_loader() {
+std::function<BandCount(Engine&, const BandedSource&)> band_loader() {
     if (!g_mpi) return {};
-    return [](Engine& engine, const BandedSource& source) { g_mpi->fill_rows(engine, source); };
+    return [](Engine& engine, const BandedSource& source) { return g_mpi->fill_rows(engine, source); };
 }
 
 }  // namespace tilelife::cli

@@ -40,6 +40,6 @@ bool under_mpirun();
 
 // Under mpirun, what BoardRequest::load_rows takes: each rank reads its own band of a bounded
 // board, so that rank 0 never holds the whole board (docs/distributed.md); empty otherwise.
-std::function<void(Engine&, const BandedSource&)> band_loader();  // MPI was initialised: this process is one of mpirun's ranks
+std::function<BandCount(Engine&, const BandedSource&)> band_loader();  // MPI was initialised: this process is one of mpirun's ranks
 
 }  // namespace tilelife::cli

@@ -151,7 +151,8 @@ std::unique_ptr<Engine> lead(std::string_view inner, const BoardSpec& spec, cons
                              const DistributedOptions& distributed = {});
 // Rank 0: fills a board read in bands (BoardRequest::load_rows): each rank of the engine lead()
 // made reads its own band (read_board_rows); any other engine gets the whole board from here.
-void fill_rows(Engine& engine, const BandedSource& source);
+// Returns the whole board's count.
+BandCount fill_rows(Engine& engine, const BandedSource& source);
 // Ranks other than 0: serve rank 0's engines until it calls release(); returns release's code.
 int follow(MPI_Comm comm);
 // Rank 0: ends the followers' follow() with `code` (after every led engine is gone).

@@ -141,10 +141,24 @@ BandedSource decode_banded(const std::string& bytes) {
     return b;
 }
 
-void fill_from(DistributedEngine& e, const BandedSource& source) {
-    e.fill_owned_rows([&source](std::int64_t y, std::int64_t rows, std::uint64_t* words) {
-        read_board_rows(source, y, rows, words);
+// Every rank reads its band; rank 0 gets the whole board's count (sum and bounding box of the bands').
+BandCount fill_from(DistributedEngine& e, const BandedSource& source, MPI_Comm comm) {
+    BandCount mine;
+    e.fill_owned_rows([&](std::int64_t y, std::int64_t rows, std::uint64_t* words) {
+        mine = read_board_rows(source, y, rows, words);
     });
+    const Box& b = mine.bounding_box;
+    const bool empty = mine.population == 0;
+    std::int64_t lo[2] = {empty ? INT64_MAX : b.x, empty ? INT64_MAX : b.y};
+    std::int64_t hi[2] = {empty ? INT64_MIN : b.right() - 1, empty ? INT64_MIN : b.bottom() - 1};
+    std::int64_t total = 0, lo_all[2] = {0, 0}, hi_all[2] = {0, 0};
+    MPI_Reduce(&mine.population, &total, 1, MPI_INT64_T, MPI_SUM, 0, comm);
+    MPI_Reduce(lo, lo_all, 2, MPI_INT64_T, MPI_MIN, 0, comm);
+    MPI_Reduce(hi, hi_all, 2, MPI_INT64_T, MPI_MAX, 0, comm);
+    BandCount all;
+    all.population = total;
+    if (total > 0) all.bounding_box = Box{lo_all[0], lo_all[1], hi_all[0] - lo_all[0] + 1, hi_all[1] - lo_all[1] + 1};
+    return all;
 }
 
 CreateArgs decode(const std::string& bytes) {
@@ -218,12 +232,12 @@ public:
         engine_->read_rows_packed(y, rows, words);
     }
 
-    void fill(const BandedSource& source) {
+    BandCount fill(const BandedSource& source) {
         const std::string args = encode(source);
         Command c{Op::fill, id_, {static_cast<std::int64_t>(args.size()), 0, 0, 0}};
         announce(comm_, c);
         MPI_Bcast(const_cast<char*>(args.data()), static_cast<int>(args.size()), MPI_CHAR, 0, comm_);
-        fill_from(*engine_, source);
+        return fill_from(*engine_, source, comm_);
     }
 
 private:
@@ -251,13 +265,14 @@ std::unique_ptr<Engine> lead(std::string_view inner, const BoardSpec& spec, cons
     return std::make_unique<Led>(comm, c.id, std::move(engine));
 }
 
-void fill_rows(Engine& engine, const BandedSource& source) {
+BandCount fill_rows(Engine& engine, const BandedSource& source) {
     if (auto* led = dynamic_cast<Led*>(&engine)) return led->fill(source);
     // Not split across ranks: this process reads the whole board.
     const std::int64_t nw = (source.spec.width + 63) / 64;
     std::vector<std::uint64_t> words(static_cast<std::size_t>(nw * source.spec.height));
-    read_board_rows(source, 0, source.spec.height, words.data());
+    const BandCount all = read_board_rows(source, 0, source.spec.height, words.data());
     engine.write_rows_packed(0, source.spec.height, words.data());
+    return all;
 }
 
 void release(MPI_Comm comm, int code) {
@@ -288,7 +303,7 @@ int follow(MPI_Comm comm) {
             const auto it = engines.find(c.id);
             if (it == engines.end()) continue;
             try {
-                fill_from(*it->second, decode_banded(bytes));
+                (void)fill_from(*it->second, decode_banded(bytes), comm);
             } catch (const std::exception&) {
                 // Agreed on every rank; rank 0 reports it.
             }

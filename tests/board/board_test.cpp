@@ -123,14 +123,25 @@ TEST(BoardLayer, BandsAreTheRowsOfTheWholeBoard) {
 
         BoardRequest banded = whole;
         std::optional<BandedSource> source;
-        banded.load_rows = [&](Engine&, const BandedSource& s) { source = s; };
+        // The count of the whole board, as the ranks' counts add up.
+        banded.load_rows = [&](Engine&, const BandedSource& s) {
+            source = s;
+            std::vector<std::uint64_t> all(static_cast<std::size_t>(nw * h));
+            BandCount sum;
+            for (std::int64_t y = 0; y < h; y += 5) {
+                const BandCount part = read_board_rows(s, y, std::min<std::int64_t>(5, h - y), all.data() + y * nw);
+                sum.population += part.population;
+                sum.bounding_box = unite(sum.bounding_box, part.bounding_box);
+            }
+            return sum;
+        };
         OpenedBoard counted = open_board(banded);
         EXPECT_TRUE(counted.banded()) << c.source;
-        EXPECT_EQ(counted.population(), opened.population()) << c.source;
-        EXPECT_EQ(counted.bounding_box(), opened.bounding_box()) << c.source;
         EXPECT_EQ(counted.plan().offset, opened.plan().offset) << c.source;
         (void)counted.create_engine();
         ASSERT_TRUE(source) << c.source;
+        EXPECT_EQ(counted.population(), opened.population()) << c.source;
+        EXPECT_EQ(counted.bounding_box(), opened.bounding_box()) << c.source;
         for (std::int64_t band : {std::int64_t{1}, std::int64_t{7}, (h + 3) / 4, h}) {
             for (std::int64_t y = 0; y < h; y += band) {
                 const std::int64_t n = std::min(band, h - y);
