@@ -5,6 +5,7 @@
 // choice and saving are decided once. Below it: the readers and writers (io/) and the engines.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -88,6 +89,24 @@ Pattern read_source(const PatternSource& source, std::int64_t budget = 0, bool l
 // CPU's default (cpu:auto on the unbounded plane). InputError naming what exists otherwise.
 std::string resolve_engine(std::string_view choice, Topology topology);
 
+// A bounded board read in bands (BoardRequest::load_rows): the source, and where open_board put it.
+struct BandedSource {
+    std::string name;  // a file or a random: spec
+    BoardSpec spec;
+    Cell offset;       // BoardPlan::offset
+    ReadLimits limits;
+};
+// The live cells of some rows of a pattern and their bounding box (the file's coordinates; empty
+// when none).
+struct BandCount {
+    std::int64_t population = 0;
+    Box bounding_box;
+};
+// Rows [y, y + rows) of that board as bits (Engine::write_rows_packed's layout), from one pass over
+// the source keeping only those rows: what each MPI rank reads of a board no process holds whole.
+// A soup skips the draws of the rows above; a file is mapped, not copied. Returns the rows' count.
+BandCount read_board_rows(const BandedSource& source, std::int64_t y, std::int64_t rows, std::uint64_t* words);
+
 struct BoardRequest {
     PatternSource source;
     BoardOverrides overrides;
@@ -96,6 +115,12 @@ struct BoardRequest {
     // Makes the engine instead of create_engine (the MPI session's board split across ranks); its
     // refusals are then not about the pattern and do not name it.
     EngineFactory factory;
+    // When set, a bounded board from an RLE file with a header or a random: soup is not read into
+    // this process: open_board's pass only plans and counts it, and create_engine hands the engine
+    // to load_rows, which fills it (the MPI session: each rank reads its band, read_board_rows) and
+    // returns the whole board's count. A soup that fits its board is not even counted here: its
+    // population and bounding box come from load_rows. Other sources are read as usual.
+    std::function<BandCount(Engine&, const BandedSource&)> load_rows;
 };
 
 // A pattern read and planned onto its board, before any engine exists: what `info` shows and what
@@ -115,14 +140,18 @@ public:
     const Pattern& pattern() const { return pattern_; }
     const BoardPlan& plan() const { return plan_; }
     const BoardSpec& spec() const { return plan_.spec; }
-    std::int64_t population() const { return population_; }  // of the pattern as read (saturated)
-    Box bounding_box() const { return bounding_box_; }      // of the pattern, in the file's coordinates
+    // Of the pattern as read (saturated), and its bounding box in the file's coordinates; a soup
+    // read in bands is counted by load_rows: known once create_engine has run.
+    std::int64_t population() const { return population_; }
+    Box bounding_box() const { return bounding_box_; }
     std::int64_t budget() const { return request_.options.max_bytes; }
     const ReadLimits& limits() const { return limits_; }
     // The name, authors and comments to carry into outputs, with the rule of the board.
     PatternMeta meta() const;
     // The engine resolve_engine chooses for the request's choice and this board's topology.
     const std::string& engine_name() const { return engine_name_; }
+    // The rows are left to BoardRequest::load_rows.
+    bool banded() const { return banded_; }
 
     // Creates the engine (the request's options, or these) and puts the pattern on it: rows of bits,
     // a tree (load_quadtree on the unbounded plane; listed within the reader's cell limit for other
@@ -141,6 +170,8 @@ private:
     Box bounding_box_;
     std::string engine_name_;
     std::unique_ptr<Rows> rows_;
+    bool banded_ = false;
+    bool counted_by_bands_ = false;  // population_ and bounding_box_ come from load_rows
 };
 
 // Reads and plans; refuses (InputError naming the source) bad files, rules, sizes, patterns that do

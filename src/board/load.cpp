@@ -5,10 +5,12 @@
 // with write_rows_packed. Anything else (other formats, unbounded boards, boards too large for bits)
 // is read into a cell list; both ways give the same board, errors and report.
 #include <algorithm>
+#include <bit>
 #include <cstdlib>
 #include <new>
 
 #include "core/huge_pages.hpp"
+#include "io/bands.hpp"
 #include "tilelife/board.hpp"
 #include "tilelife/error.hpp"
 #include "tilelife/memory.hpp"
@@ -31,29 +33,56 @@ struct Streamed {
     std::unique_ptr<OpenedBoard::Rows> rows;
 };
 
-// Receives an RLE file's runs and sets their bits on the planned bounded board.
+// Thrown by a counting BoardSink when the source cannot be read in bands (not a bounded board):
+// open_board then reads it the usual way.
+struct NotBanded {};
+
+// Receives an RLE file's (or a soup's) runs and sets their bits on the planned bounded board. Three
+// uses: the whole board (one process); counting only, keeping no rows (the pass that plans a board
+// read in bands: population, bounding box, cells outside the board); one band of rows of a board
+// already planned (read_board_rows).
 class BoardSink final : public CellSink {
 public:
-    BoardSink(const std::string& source, const BoardOverrides& overrides, std::int64_t budget)
-        : source_(source), overrides_(overrides), budget_(budget) {}
+    enum Mode { whole, count, band };
+    BoardSink(const std::string& source, const BoardOverrides& overrides, std::int64_t budget, Mode mode = whole)
+        : source_(source), overrides_(overrides), budget_(budget), mode_(mode) {}
+    // A band: rows [first, first + rows) of `plan`'s board into `words` (zeroed here).
+    BoardSink(const std::string& source, const BoardPlan& plan, std::int64_t first, std::int64_t rows,
+              std::uint64_t* words)
+        : source_(source), overrides_(no_overrides_), budget_(0), mode_(band), plan_(plan), keep0_(first),
+          keep1_(first + rows), bits_(words) {}
 
     bool start(const Pattern& header) override {
-        try {
-            plan_ = plan_board(header, {}, overrides_, source_);
-        } catch (const InputError&) {
-            return false;  // the cell-list path reports it, after the file's own errors, as before
+        if (mode_ != band) {
+            try {
+                plan_ = plan_board(header, {}, overrides_, source_);
+            } catch (const InputError&) {
+                if (mode_ == count) throw NotBanded{};
+                return false;  // the cell-list path reports it, after the file's own errors, as before
+            }
         }
-        if (plan_.spec.topology == Topology::unbounded) return false;
+        if (plan_.spec.topology == Topology::unbounded) {
+            if (mode_ == count) throw NotBanded{};
+            return false;
+        }
         w_ = plan_.spec.width;
         h_ = plan_.spec.height;
         nw_ = (w_ + 63) / 64;
-        std::int64_t bytes = 0;
-        if (__builtin_mul_overflow(nw_ * 8, h_, &bytes) || bytes > budget_ / 4) return false;
-        // Zeroed pages come lazily (a small pattern on a large board touches a few), large boards
-        // in huge pages.
-        words_ = ZeroedBytes(static_cast<std::size_t>(bytes));
-        if (!words_) return false;
+        if (mode_ == whole) {
+            std::int64_t bytes = 0;
+            if (__builtin_mul_overflow(nw_ * 8, h_, &bytes) || bytes > budget_ / 4) return false;
+            // Zeroed pages come lazily (a small pattern on a large board touches a few), large boards
+            // in huge pages.
+            words_ = ZeroedBytes(static_cast<std::size_t>(bytes));
+            if (!words_) return false;
+            bits_ = static_cast<std::uint64_t*>(words_.data());
+            keep0_ = 0;
+            keep1_ = h_;
+        } else if (mode_ == band) {
+            std::fill(bits_, bits_ + (keep1_ - keep0_) * nw_, std::uint64_t{0});
+        }
         header_ = header;
+        started_ = true;
         return true;
     }
 
@@ -61,7 +90,8 @@ public:
         if (count == 0) return;
         // Locals, not members, in the loop: the bit stores could alias members (uint64_t/int64_t).
         const std::int64_t dx = plan_.offset.x, dy = plan_.offset.y, w = w_, h = h_, nw = nw_;
-        std::uint64_t* const words = static_cast<std::uint64_t*>(words_.data());
+        const std::int64_t keep0 = keep0_, keep1 = keep1_;
+        std::uint64_t* const words = bits_;
         std::int64_t population = population_, x0 = x0_, x1 = x1_;
         bool outside = outside_;
         for (std::size_t k = 0; k < count; ++k) {
@@ -74,7 +104,8 @@ public:
                 outside = true;  // reported at the end, with the whole pattern's size
                 continue;
             }
-            set_bits(words + y * nw, static_cast<std::uint64_t>(x), static_cast<std::uint64_t>(r.length));
+            if (y < keep0 || y >= keep1) continue;  // another band's (none kept when counting)
+            set_bits(words + (y - keep0) * nw, static_cast<std::uint64_t>(x), static_cast<std::uint64_t>(r.length));
         }
         population_ = population, x0_ = x0, x1_ = x1, outside_ = outside;
         if (y0_ == kNone) y0_ = runs[0].y;  // runs come in (y, x) order
@@ -83,7 +114,7 @@ public:
 
     // The header start() saw.
     const Pattern& header() const { return header_; }
-    bool started() const { return static_cast<bool>(words_); }
+    bool started() const { return started_; }
 
     Streamed finish() {
         Streamed b;
@@ -103,6 +134,7 @@ public:
             b.rows->rows = y1_ - y0_ + 1;
         }
         b.rows->words = std::move(words_);
+        if (mode_ != whole) b.rows.reset();
         return b;
     }
 
@@ -122,13 +154,18 @@ private:
         if (length) *word |= ~std::uint64_t{0} >> (64 - length);
     }
 
+    static inline const BoardOverrides no_overrides_{};
     const std::string& source_;
     const BoardOverrides& overrides_;
     std::int64_t budget_;
+    Mode mode_;
     Pattern header_;
     BoardPlan plan_;
     std::int64_t w_ = 0, h_ = 0, nw_ = 0;
-    ZeroedBytes words_;
+    std::int64_t keep0_ = 0, keep1_ = 0;  // the rows kept, in board rows
+    ZeroedBytes words_;                   // the whole board's rows (whole)
+    std::uint64_t* bits_ = nullptr;       // row keep0_'s words
+    bool started_ = false;
     std::int64_t population_ = 0;
     std::int64_t x0_ = INT64_MAX, x1_ = INT64_MIN, y0_ = kNone, y1_ = kNone;
     bool outside_ = false;
@@ -218,20 +255,80 @@ OpenedBoard open_board(const BoardRequest& request) {
                                       : read_pattern(source, b.limits_, sink);
     };
     bool planned = false;
+    const bool random = !b.request_.source.text && source.rfind("random:", 0) == 0;
+    const auto take = [&](BoardSink& sink) {
+        Streamed st = sink.finish();
+        b.plan_ = std::move(st.plan);
+        b.population_ = st.population;
+        b.bounding_box_ = st.bounding_box;
+        b.rows_ = std::move(st.rows);
+        planned = true;
+    };
+    // Read in bands (each MPI rank its own, later): this pass only plans and counts, keeping no rows.
+    // Counted cells are not stored, so the cell limit does not apply to them.
+    const bool bandable = b.request_.load_rows && !b.request_.source.pattern && !b.request_.source.text && source != "-";
+    if (bandable && random) {
+        // A soup whose frame lies inside the board has no cell outside it: nothing to check here,
+        // and the ranks count their bands as they draw them (load_rows), so no rank draws it whole.
+        const io::RandomSpec spec = io::parse_random_spec(source);
+        Pattern header = io::random_header(spec);
+        try {
+            BoardPlan plan = plan_board(header, {}, overrides, source);
+            const BoardSpec& bs = plan.spec;
+            if (bs.topology != Topology::unbounded && plan.offset.x >= 0 && plan.offset.y >= 0 &&
+                plan.offset.x <= bs.width - spec.width && plan.offset.y <= bs.height - spec.height) {
+                b.pattern_ = std::move(header);
+                b.plan_ = std::move(plan);
+                b.banded_ = b.counted_by_bands_ = planned = true;
+            }
+        } catch (const InputError&) {
+            // Reported below, as one process reports it.
+        }
+    }
+    if (bandable && !planned) {
+        try {
+            BoardSink sink(source, overrides, budget, BoardSink::count);
+            ReadLimits counting = b.limits_;
+            counting.max_cells = INT64_MAX;
+            Pattern p;
+            if (random) {
+                const io::RandomSpec spec = io::parse_random_spec(source);
+                p = io::random_header(spec);
+                io::stream_random(spec, 0, spec.height, sink);
+            } else {
+                p = io::read_pattern_mapped(source, counting, &sink);
+            }
+            if (sink.started() && same_placement(sink.header(), p)) {
+                b.pattern_ = std::move(p);
+                take(sink);
+                b.banded_ = true;
+            }
+        } catch (const NotBanded&) {
+            // Not a bounded board: read below as one process reads it.
+        }
+    }
     // Standard input cannot be read twice (below): it is read into a list.
-    if (b.request_.source.pattern) {
+    if (planned) {
+    } else if (b.request_.source.pattern) {
         b.pattern_ = std::move(*b.request_.source.pattern);
         b.request_.source.pattern.reset();
+    } else if (random) {
+        // A soup going onto a bounded board goes straight into rows of bits (no list of cells, so no
+        // cell limit: the board's memory is what counts); otherwise it is listed as before.
+        const io::RandomSpec spec = io::parse_random_spec(source);
+        BoardSink sink(source, overrides, budget);
+        io::stream_random(spec, 0, spec.height, sink);
+        if (sink.started()) {
+            b.pattern_ = io::random_header(spec);
+            take(sink);
+        } else {
+            b.pattern_ = read(nullptr);
+        }
     } else if (source != "-" || b.request_.source.text) {
         BoardSink sink(source, overrides, budget);
         b.pattern_ = read(&sink);
         if (sink.started() && same_placement(sink.header(), b.pattern_)) {
-            Streamed st = sink.finish();
-            b.plan_ = std::move(st.plan);
-            b.population_ = st.population;
-            b.bounding_box_ = st.bounding_box;
-            b.rows_ = std::move(st.rows);
-            planned = true;
+            take(sink);
         } else if (sink.started()) {
             // Lines after the cells changed the placement: read again as a list.
             b.pattern_ = read(nullptr);
@@ -267,7 +364,14 @@ std::unique_ptr<Engine> OpenedBoard::create_engine(std::optional<EngineOptions> 
         throw named(e);
     }
     try {
-        if (rows_) {
+        if (banded_) {
+            const BandCount all = request_.load_rows(*engine, BandedSource{source, plan_.spec, plan_.offset, limits_});
+            if (counted_by_bands_) {
+                population_ = all.population;
+                bounding_box_ = all.bounding_box;
+                counted_by_bands_ = false;
+            }
+        } else if (rows_) {
             if (rows_->rows > 0)
                 engine->write_rows_packed(
                     rows_->first_row, rows_->rows,
@@ -293,6 +397,57 @@ std::unique_ptr<Engine> OpenedBoard::create_engine(std::optional<EngineOptions> 
     }
     plan_.cells = {};
     return engine;
+}
+
+BandCount read_board_rows(const BandedSource& source, std::int64_t y, std::int64_t rows, std::uint64_t* words) {
+    if (rows <= 0) return {};
+    if (y < 0 || y > source.spec.height - rows) throw std::out_of_range("rows outside the board");
+    BoardPlan plan;
+    plan.spec = source.spec;
+    plan.offset = source.offset;
+    BoardSink sink(source.name, plan, y, rows, words);
+    if (source.name.rfind("random:", 0) == 0) {
+        io::stream_random(io::parse_random_spec(source.name), y - plan.offset.y, y + rows - plan.offset.y, sink);
+    } else {
+        // open_board's pass streamed this file (it has a header), so no cell is stored; the cells
+        // are counted against the limit, which a board's worth of cells must pass.
+        ReadLimits limits = source.limits;
+        if (__builtin_mul_overflow(source.spec.width, source.spec.height, &limits.max_cells)) limits.max_cells = INT64_MAX;
+        (void)io::read_pattern_mapped(source.name, limits, &sink);
+    }
+    if (!sink.started()) throw RuntimeError(source.name + ": changed while it was read (its header is gone)");
+    // Counted from the bits (a file's reader hands over other bands' cells too).
+    const std::int64_t nw = (source.spec.width + 63) / 64;
+    BandCount count;
+    std::int64_t first = -1, last = -1;
+    std::vector<std::uint64_t> columns(static_cast<std::size_t>(nw), 0);
+    for (std::int64_t r = 0; r < rows; ++r) {
+        const std::uint64_t* row = words + r * nw;
+        std::uint64_t any = 0;
+        for (std::int64_t i = 0; i < nw; ++i) {
+            count.population += std::popcount(row[i]);
+            columns[static_cast<std::size_t>(i)] |= row[i];
+            any |= row[i];
+        }
+        if (any) {
+            if (first < 0) first = r;
+            last = r;
+        }
+    }
+    if (count.population == 0) return count;
+    std::int64_t x0 = 0, x1 = 0;
+    for (std::int64_t i = 0; i < nw; ++i)
+        if (columns[static_cast<std::size_t>(i)]) {
+            x0 = i * 64 + std::countr_zero(columns[static_cast<std::size_t>(i)]);
+            break;
+        }
+    for (std::int64_t i = nw - 1; i >= 0; --i)
+        if (columns[static_cast<std::size_t>(i)]) {
+            x1 = i * 64 + 63 - std::countl_zero(columns[static_cast<std::size_t>(i)]);
+            break;
+        }
+    count.bounding_box = Box{x0 - plan.offset.x, y + first - plan.offset.y, x1 - x0 + 1, last - first + 1};
+    return count;
 }
 
 LoadedBoard load_board(const BoardRequest& request) {

@@ -141,10 +141,13 @@ Job prepare(const RunSettings& s, bool gens_given) {
     request.options = s.options;
     request.options.max_bytes = s.budget;
     // Under mpirun the board is split across the ranks (docs/distributed.md).
-    if (under_mpirun())
+    // Each rank reads its own band of a soup or an RLE file: rank 0 only counts the pattern.
+    if (under_mpirun()) {
         request.factory = [choice = request.engine](const BoardSpec& spec, const EngineOptions& options) {
             return create_run_engine(resolve_engine(choice, spec.topology), spec, options);
         };
+        request.load_rows = band_loader();
+    }
     Job job{open_board(request)};
     const Pattern& pattern = job.board.pattern();
     job.pattern_json = pattern_json(s.source, pattern, job.board.population(), job.board.bounding_box());
@@ -393,6 +396,8 @@ void run(const RunArgs& a, int& exit_code) {
     if (output) output->set_area(area);
 
     auto engine = job.board.create_engine(options);  // the engine has the cells now
+    // A soup read in bands (under mpirun) is counted by the ranks as they read it.
+    job.pattern_json = pattern_json(s.source, job.board.pattern(), job.board.population(), job.board.bounding_box());
     if (output) {
         output->check_growth(*engine, job.gens);
         output->after_step(*engine, 0, job.gens);

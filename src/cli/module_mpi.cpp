@@ -26,11 +26,13 @@ std::unique_ptr<Engine> lead(const std::string& name, const BoardSpec& spec, con
     return mpi::lead(name, spec, options, MPI_COMM_WORLD);
 }
 
+BandCount fill_rows(Engine& engine, const BandedSource& source) { return mpi::fill_rows(engine, source); }
+
 }  // namespace
 }  // namespace tilelife::cli
 
 extern "C" __attribute__((visibility("default"))) const tilelife::cli::MpiModule* tilelife_mpi_module() {
     using namespace tilelife::cli;
-    static const MpiModule table{{}, &init, &finalize, &follow, &release, &lead};
+    static const MpiModule table{{}, &init, &finalize, &follow, &release, &lead, &fill_rows};
     return &table;
 }

@@ -16,6 +16,11 @@
 #include "image/image.hpp"
 #include "tilelife/engine.hpp"
 
+namespace tilelife {
+struct BandedSource;
+struct BandCount;
+}
+
 namespace tilelife::viewer {
 struct Options;
 }
@@ -63,6 +68,8 @@ struct MpiModule {
     int (*follow)();
     void (*release)(int exit_code);
     std::unique_ptr<Engine> (*lead)(const std::string& name, const BoardSpec& spec, const EngineOptions& options);
+    // mpi::fill_rows: each rank reads its band of a board read in bands.
+    BandCount (*fill_rows)(Engine& engine, const BandedSource& source);
 };
 
 // Each loads its module on first use (RuntimeError naming the module's file and what it is for when

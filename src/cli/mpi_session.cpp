@@ -1,5 +1,6 @@
 #include "cli/mpi_session.hpp"
 
+#include <csignal>
 #include <cstdlib>
 
 #include "cli/modules.hpp"
@@ -37,7 +38,13 @@ bool under_mpirun() { return g_mpi != nullptr; }
 
 bool MpiSession::follower() const { return g_mpi && g_rank != 0; }
 
-int MpiSession::follow() { return g_mpi->follow(); }
+int MpiSession::follow() {
+    // mpirun passes a SIGTERM (a scheduler's, or Ctrl+C's SIGINT) to every rank: rank 0 stops the run
+    // where the command would (its checkpoint, its outputs' temporary files removed) and then
+    // releases the others, which must still be here to take part in saving the checkpoint.
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) std::signal(sig, SIG_IGN);
+    return g_mpi->follow();
+}
 
 int MpiSession::finish(int exit_code) {
     if (g_mpi && g_rank == 0) g_mpi->release(exit_code);
@@ -50,6 +57,11 @@ std::unique_ptr<Engine> create_run_engine(const std::string& name, const BoardSp
         throw InputError("unbounded boards do not run across " + std::to_string(g_size) +
                          " MPI ranks: give --topology torus or plane (and --size), or run one process");
     return g_mpi->lead(name, spec, options);
+}
+
+std::function<BandCount(Engine&, const BandedSource&)> band_loader() {
+    if (!g_mpi) return {};
+    return [](Engine& engine, const BandedSource& source) { return g_mpi->fill_rows(engine, source); };
 }
 
 }  // namespace tilelife::cli

@@ -3,9 +3,11 @@
 // only when a launcher started this process). Without mpirun, or in a build without Open MPI,
 // nothing here does anything.
 #pragma once
+#include <functional>
 #include <memory>
 #include <string>
 
+#include "tilelife/board.hpp"
 #include "tilelife/engine.hpp"
 
 namespace tilelife::cli {
@@ -34,6 +36,10 @@ bool launched_by_mpirun();
 // unbounded boards as usual; several refuse them); otherwise create_engine.
 std::unique_ptr<Engine> create_run_engine(const std::string& name, const BoardSpec& spec, const EngineOptions& options);
 
-bool under_mpirun();  // MPI was initialised: this process is one of mpirun's ranks
+bool under_mpirun();
+
+// Under mpirun, what BoardRequest::load_rows takes: each rank reads its own band of a bounded
+// board, so that rank 0 never holds the whole board (docs/distributed.md); empty otherwise.
+std::function<BandCount(Engine&, const BandedSource&)> band_loader();  // MPI was initialised: this process is one of mpirun's ranks
 
 }  // namespace tilelife::cli

@@ -114,7 +114,7 @@ int Layout::owner(std::int64_t y) const {
 
 DistributedEngine::DistributedEngine(std::string_view inner, const BoardSpec& spec, const EngineOptions& options,
                                      MPI_Comm comm, const DistributedOptions& distributed)
-    : inner_name_(inner), spec_(spec), dist_(distributed) {
+    : inner_name_(inner), spec_(spec), dist_(distributed), interrupt_(options.interrupt) {
     // Every rank has the same arguments, so these checks fail alike everywhere.
     if (spec.topology == Topology::unbounded)
         throw InputError("unbounded boards do not run across MPI ranks: give a torus or a plane (with a size)");
@@ -289,6 +289,13 @@ void DistributedEngine::step(std::int64_t generations) {
         if (exchanging) valid_ -= k;
         left -= k;
         generation_ += k;
+        // Any rank's interrupt flag (under the command line, rank 0's: a signal) stops every rank
+        // here, between sub-steps, so that a long step ends soon and alike everywhere.
+        if (left > 0) {
+            int mine = interrupt_ && interrupt_->load() ? 1 : 0, any = 0;
+            MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, comm_);
+            if (any) break;
+        }
     }
 }
 
@@ -458,6 +465,45 @@ void DistributedEngine::write_owned_rows_packed(std::int64_t y, std::int64_t row
     });
     valid_ = 0;
     agree(comm_, rank_, written);
+}
+
+void DistributedEngine::fill_owned_rows(const std::function<void(std::int64_t, std::int64_t, std::uint64_t*)>& read) {
+    const Outcome filled = attempt([&] {
+        if (rows_ == 0) return;
+        std::vector<std::uint64_t> words(static_cast<std::size_t>(rows_ * words_per_row_));
+        read(y0_, rows_, words.data());
+        local_->write_rows_packed(local_row(y0_), rows_, words.data());
+    });
+    valid_ = 0;
+    agree(comm_, rank_, filled);
+}
+
+void DistributedEngine::read_rows_packed(std::int64_t y, std::int64_t rows, std::uint64_t* words) const {
+    if (y < 0 || rows < 0 || y > spec_.height - rows) throw std::out_of_range("rows outside the board");
+    if (rows == 0) return;
+    const std::int64_t a = std::max(y, y0_), b = std::min(y + rows, y0_ + rows_);
+    std::vector<std::uint64_t> part;
+    const Outcome read = attempt([&] {
+        if (a >= b) return;
+        if (rank_ == 0) {
+            local_->read_rows_packed(local_row(a), b - a, words + (a - y) * words_per_row_);
+        } else {
+            part.resize(static_cast<std::size_t>((b - a) * words_per_row_));
+            local_->read_rows_packed(local_row(a), b - a, part.data());
+        }
+    });
+    agree(comm_, rank_, read);
+    if (rank_ == 0) {
+        for (int r = 1; r < layout_.active; ++r) {
+            const std::int64_t ra = std::max(y, layout_.first_row(r));
+            const std::int64_t rb = std::min(y + rows, layout_.first_row(r) + layout_.rows(r));
+            if (ra < rb)
+                recv_bytes(comm_, words + (ra - y) * words_per_row_,
+                           static_cast<std::size_t>((rb - ra) * words_per_row_) * 8, r, kGather);
+        }
+    } else if (a < b) {
+        send_bytes(comm_, part.data(), part.size() * 8, 0, kGather);
+    }
 }
 
 void DistributedEngine::read_owned_rows_packed(std::int64_t y, std::int64_t rows, std::uint64_t* words) const {

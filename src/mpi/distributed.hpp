@@ -15,12 +15,15 @@
 #pragma once
 #include <mpi.h>
 
+#include <functional>
+
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "tilelife/board.hpp"
 #include "tilelife/engine.hpp"
 
 namespace tilelife::mpi {
@@ -79,6 +82,9 @@ public:
     std::vector<Cell> live_cells_in(const Box& box) const override;
     void step(std::int64_t generations) override;
     std::int64_t population() const override;  // on every rank
+    // Collective: rows gathered into rank 0's `words` as bits (what the output writers read, a band
+    // at a time: rank 0 holds the band asked for, never the board). Other ranks pass null.
+    void read_rows_packed(std::int64_t y, std::int64_t rows, std::uint64_t* words) const override;
     std::int64_t generation() const override { return generation_; }
     // Local: this rank's engine's description, with the layout in properties.
     EngineDescription describe() const override;
@@ -93,6 +99,10 @@ public:
     // Collective: each rank writes rows [y, y + rows) of its own band (global row numbers; rows may
     // be 0), packed as in Engine::write_rows_packed.
     void write_owned_rows_packed(std::int64_t y, std::int64_t rows, const std::uint64_t* words);
+    // Collective: each rank fills its own band with `read(first row, rows, words)` (global row
+    // numbers; not called on ranks without rows): a board that no rank holds whole
+    // (read_board_rows). Failures are agreed as in the other collective calls.
+    void fill_owned_rows(const std::function<void(std::int64_t, std::int64_t, std::uint64_t*)>& read);
     // Local: reads rows of this rank's own band.
     void read_owned_rows_packed(std::int64_t y, std::int64_t rows, std::uint64_t* words) const;
     // Collective: exchanges ghost rows now (step() does it when needed; for measuring).
@@ -118,6 +128,7 @@ private:
     std::unique_ptr<Engine> local_;
     std::int64_t valid_ = 0;  // generations the ghost rows stay exact for (0: exchange before stepping)
     std::int64_t generation_ = 0;
+    const std::atomic<bool>* interrupt_ = nullptr;  // EngineOptions::interrupt (step() stops when any rank's is set)
     mutable ExchangeStats stats_;
     std::vector<std::uint64_t> send_top_, send_bottom_, recv_top_, recv_bottom_;
     std::vector<std::uint8_t> bytes_out_top_, bytes_out_bottom_, bytes_in_top_, bytes_in_bottom_;  // !packed
@@ -138,6 +149,10 @@ std::pair<int, int> node_rank(MPI_Comm comm);
 // followers go on waiting for the next command).
 std::unique_ptr<Engine> lead(std::string_view inner, const BoardSpec& spec, const EngineOptions& options, MPI_Comm comm,
                              const DistributedOptions& distributed = {});
+// Rank 0: fills a board read in bands (BoardRequest::load_rows): each rank of the engine lead()
+// made reads its own band (read_board_rows); any other engine gets the whole board from here.
+// Returns the whole board's count.
+BandCount fill_rows(Engine& engine, const BandedSource& source);
 // Ranks other than 0: serve rank 0's engines until it calls release(); returns release's code.
 int follow(MPI_Comm comm);
 // Rank 0: ends the followers' follow() with `code` (after every led engine is gone).

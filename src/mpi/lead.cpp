@@ -7,11 +7,12 @@
 
 #include "mpi/distributed.hpp"
 #include "mpi/support.hpp"
+#include "tilelife/board.hpp"
 
 namespace tilelife::mpi {
 namespace {
 
-enum Op : std::int64_t { create = 1, destroy, write, read, set, list, step, population, release_all };
+enum Op : std::int64_t { create = 1, destroy, write, read, set, list, step, population, release_all, read_packed, fill };
 
 // One announcement: the operation, the engine it is for, and up to four numbers (a box, a count).
 struct Command {
@@ -108,6 +109,58 @@ std::string encode(const CreateArgs& c) {
     return std::move(w.bytes());
 }
 
+// A board read in bands: what every rank needs to read its own (read_board_rows).
+std::string encode(const BandedSource& b) {
+    Writer w;
+    w.text(b.name);
+    w.num(b.spec.width);
+    w.num(b.spec.height);
+    w.num(static_cast<std::int64_t>(b.spec.topology));
+    w.num(b.spec.rule.birth);
+    w.num(b.spec.rule.survival);
+    w.num(b.offset.x);
+    w.num(b.offset.y);
+    w.num(b.limits.max_cells);
+    w.num(b.limits.max_file_bytes);
+    return std::move(w.bytes());
+}
+
+BandedSource decode_banded(const std::string& bytes) {
+    Reader r(bytes);
+    BandedSource b;
+    b.name = r.text();
+    b.spec.width = r.num();
+    b.spec.height = r.num();
+    b.spec.topology = static_cast<Topology>(r.num());
+    b.spec.rule.birth = static_cast<std::uint16_t>(r.num());
+    b.spec.rule.survival = static_cast<std::uint16_t>(r.num());
+    b.offset.x = r.num();
+    b.offset.y = r.num();
+    b.limits.max_cells = r.num();
+    b.limits.max_file_bytes = r.num();
+    return b;
+}
+
+// Every rank reads its band; rank 0 gets the whole board's count (sum and bounding box of the bands').
+BandCount fill_from(DistributedEngine& e, const BandedSource& source, MPI_Comm comm) {
+    BandCount mine;
+    e.fill_owned_rows([&](std::int64_t y, std::int64_t rows, std::uint64_t* words) {
+        mine = read_board_rows(source, y, rows, words);
+    });
+    const Box& b = mine.bounding_box;
+    const bool empty = mine.population == 0;
+    std::int64_t lo[2] = {empty ? INT64_MAX : b.x, empty ? INT64_MAX : b.y};
+    std::int64_t hi[2] = {empty ? INT64_MIN : b.right() - 1, empty ? INT64_MIN : b.bottom() - 1};
+    std::int64_t total = 0, lo_all[2] = {0, 0}, hi_all[2] = {0, 0};
+    MPI_Reduce(&mine.population, &total, 1, MPI_INT64_T, MPI_SUM, 0, comm);
+    MPI_Reduce(lo, lo_all, 2, MPI_INT64_T, MPI_MIN, 0, comm);
+    MPI_Reduce(hi, hi_all, 2, MPI_INT64_T, MPI_MAX, 0, comm);
+    BandCount all;
+    all.population = total;
+    if (total > 0) all.bounding_box = Box{lo_all[0], lo_all[1], hi_all[0] - lo_all[0] + 1, hi_all[1] - lo_all[1] + 1};
+    return all;
+}
+
 CreateArgs decode(const std::string& bytes) {
     Reader r(bytes);
     CreateArgs c;
@@ -174,6 +227,18 @@ public:
         send(Op::population, Box{});
         return engine_->population();
     }
+    void read_rows_packed(std::int64_t y, std::int64_t rows, std::uint64_t* words) const override {
+        send(read_packed, Box{0, y, 0, rows});
+        engine_->read_rows_packed(y, rows, words);
+    }
+
+    BandCount fill(const BandedSource& source) {
+        const std::string args = encode(source);
+        Command c{Op::fill, id_, {static_cast<std::int64_t>(args.size()), 0, 0, 0}};
+        announce(comm_, c);
+        MPI_Bcast(const_cast<char*>(args.data()), static_cast<int>(args.size()), MPI_CHAR, 0, comm_);
+        return fill_from(*engine_, source, comm_);
+    }
 
 private:
     void send(Op op, const Box& box) const {
@@ -200,6 +265,16 @@ std::unique_ptr<Engine> lead(std::string_view inner, const BoardSpec& spec, cons
     return std::make_unique<Led>(comm, c.id, std::move(engine));
 }
 
+BandCount fill_rows(Engine& engine, const BandedSource& source) {
+    if (auto* led = dynamic_cast<Led*>(&engine)) return led->fill(source);
+    // Not split across ranks: this process reads the whole board.
+    const std::int64_t nw = (source.spec.width + 63) / 64;
+    std::vector<std::uint64_t> words(static_cast<std::size_t>(nw * source.spec.height));
+    const BandCount all = read_board_rows(source, 0, source.spec.height, words.data());
+    engine.write_rows_packed(0, source.spec.height, words.data());
+    return all;
+}
+
 void release(MPI_Comm comm, int code) {
     Command c{release_all, 0, {code, 0, 0, 0}};
     announce(comm, c);
@@ -222,6 +297,18 @@ int follow(MPI_Comm comm) {
             }
             continue;
         }
+        if (c.op == fill) {
+            std::string bytes(static_cast<std::size_t>(c.a[0]), '\0');
+            MPI_Bcast(bytes.data(), static_cast<int>(bytes.size()), MPI_CHAR, 0, comm);
+            const auto it = engines.find(c.id);
+            if (it == engines.end()) continue;
+            try {
+                (void)fill_from(*it->second, decode_banded(bytes), comm);
+            } catch (const std::exception&) {
+                // Agreed on every rank; rank 0 reports it.
+            }
+            continue;
+        }
         if (c.op == destroy) {
             engines.erase(c.id);
             continue;
@@ -238,6 +325,7 @@ int follow(MPI_Comm comm) {
                 case list: (void)e.live_cells_in(box); break;
                 case step: e.step(c.a[0]); break;
                 case population: (void)e.population(); break;
+                case read_packed: e.read_rows_packed(c.a[1], c.a[3], nullptr); break;
                 default: break;
             }
         } catch (const std::exception&) {

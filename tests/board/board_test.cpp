@@ -5,7 +5,9 @@
 // (bounding_box, load_quadtree, wants_whole_runs).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <optional>
 
 #include "support/test_support.hpp"
 #include "tilelife/board.hpp"
@@ -79,6 +81,76 @@ TEST(BoardLayer, BoundedBoardsAreStreamedAndPlacedAsGolly) {
     } catch (const InputError& e) {
         EXPECT_NE(std::string(e.what()).find("<string>"), std::string::npos) << e.what();
         EXPECT_NE(std::string(e.what()).find("does not fit"), std::string::npos) << e.what();
+    }
+}
+
+// A board read in bands (BoardRequest::load_rows, what MPI ranks do): open_board's pass keeps no
+// rows but counts as the whole read does, and read_board_rows gives every band exactly the rows
+// of the board read whole: soups (their draws skipped, not made) and RLE files, on a torus and
+// placed inside larger boards, in bands of any height.
+TEST(BoardLayer, BandsAreTheRowsOfTheWholeBoard) {
+    register_builtin_engines();
+    test::TempDir tmp;
+    const std::string rle = tmp / "soup.rle";
+    {
+        BoardRequest torus = request_for(PatternSource{"random:77x51:0.45:5", std::nullopt, std::nullopt});
+        torus.overrides.topology = Topology::torus;
+        const LoadedBoard soup = load_board(torus);
+        save_board(output_target(rle), *soup.engine, soup.plan, soup.meta);
+    }
+    struct Case {
+        std::string source;
+        BoardOverrides overrides;
+    };
+    const std::vector<Case> cases = {
+        {"random:77x51:0.45:5", {std::nullopt, Topology::torus, std::nullopt, std::nullopt}},
+        {"random:77x51:0.45:5", {std::nullopt, Topology::plane, 130, 67}},
+        {"random:1x9:0.5:2", {std::nullopt, Topology::torus, std::nullopt, std::nullopt}},
+        {rle, {std::nullopt, Topology::plane, 200, 100}},
+        {rle, {}},  // its rule's :T suffix
+    };
+    for (const Case& c : cases) {
+        BoardRequest whole = request_for(PatternSource{c.source, std::nullopt, std::nullopt}, "cpu:reference");
+        whole.overrides = c.overrides;
+        whole.options.max_bytes = std::int64_t{1} << 30;
+        OpenedBoard opened = open_board(whole);
+        ASSERT_FALSE(opened.banded());
+        const BoardSpec spec = opened.spec();
+        const std::int64_t nw = (spec.width + 63) / 64, h = spec.height;
+        const auto engine = opened.create_engine();
+        std::vector<std::uint64_t> want(static_cast<std::size_t>(nw * h));
+        engine->read_rows_packed(0, h, want.data());
+
+        BoardRequest banded = whole;
+        std::optional<BandedSource> source;
+        // The count of the whole board, as the ranks' counts add up.
+        banded.load_rows = [&](Engine&, const BandedSource& s) {
+            source = s;
+            std::vector<std::uint64_t> all(static_cast<std::size_t>(nw * h));
+            BandCount sum;
+            for (std::int64_t y = 0; y < h; y += 5) {
+                const BandCount part = read_board_rows(s, y, std::min<std::int64_t>(5, h - y), all.data() + y * nw);
+                sum.population += part.population;
+                sum.bounding_box = unite(sum.bounding_box, part.bounding_box);
+            }
+            return sum;
+        };
+        OpenedBoard counted = open_board(banded);
+        EXPECT_TRUE(counted.banded()) << c.source;
+        EXPECT_EQ(counted.plan().offset, opened.plan().offset) << c.source;
+        (void)counted.create_engine();
+        ASSERT_TRUE(source) << c.source;
+        EXPECT_EQ(counted.population(), opened.population()) << c.source;
+        EXPECT_EQ(counted.bounding_box(), opened.bounding_box()) << c.source;
+        for (std::int64_t band : {std::int64_t{1}, std::int64_t{7}, (h + 3) / 4, h}) {
+            for (std::int64_t y = 0; y < h; y += band) {
+                const std::int64_t n = std::min(band, h - y);
+                std::vector<std::uint64_t> got(static_cast<std::size_t>(nw * n), ~std::uint64_t{0});
+                read_board_rows(*source, y, n, got.data());
+                ASSERT_TRUE(std::equal(got.begin(), got.end(), want.begin() + y * nw))
+                    << c.source << ": rows " << y << ".." << y + n - 1;
+            }
+        }
     }
 }
 

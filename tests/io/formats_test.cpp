@@ -3,6 +3,7 @@
 #include <random>
 #include <sstream>
 
+#include "io/bands.hpp"
 #include "io_support.hpp"
 
 #ifdef TILELIFE_TEST_HAVE_ZLIB
@@ -286,6 +287,28 @@ TEST(Random, ReproducibleKnownPopulations) {
     EXPECT_EQ(read_pattern("random:5x5:1").cells.size(), 25u);
     EXPECT_TRUE(read_pattern("random:5x5:0").cells.empty());
     EXPECT_NE(read_pattern("random:50x50:0.5:2").cells, read_pattern("random:50x50:0.5:3").cells);
+}
+
+// A band of rows of a soup (what each MPI rank draws) is exactly those rows of the whole soup.
+TEST(Random, BandsAreTheSoupsRows) {
+    struct Collect final : CellSink {
+        std::vector<Cell> cells;
+        bool start(const Pattern&) override { return true; }
+        void add(const CellRun* runs, std::size_t n) override {
+            for (std::size_t i = 0; i < n; ++i)
+                for (std::int64_t k = 0; k < runs[i].length; ++k) cells.push_back(Cell{runs[i].x + k, runs[i].y});
+        }
+    };
+    for (const std::string spec : {"random:70x40:0.3:99", "random:1x9:0.5:2", "random:20000x3:0.5:1", "random:5x5:1",
+                                   "random:64x33:0.7:5"}) {
+        const Pattern whole = read_pattern(spec);
+        const io::RandomSpec rs = io::parse_random_spec(spec);
+        for (std::int64_t band : {std::int64_t{1}, std::int64_t{2}, std::int64_t{7}, rs.height}) {
+            Collect all;
+            for (std::int64_t y = -band; y < rs.height + band; y += band) io::stream_random(rs, y, y + band, all);
+            EXPECT_EQ(all.cells, whole.cells) << spec << " in bands of " << band;
+        }
+    }
 }
 
 TEST(Random, EachCellIsOneDrawOfMt19937_64) {

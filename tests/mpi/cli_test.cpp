@@ -1,5 +1,6 @@
 // `mpirun -np N tilelife run ...` against the same command without MPI on cpu:reference: output
 // files, one report from rank 0, bad input, checkpoints resumed on another number of ranks.
+#include <filesystem>
 #include <regex>
 
 #include "support/test_support.hpp"
@@ -126,6 +127,90 @@ TEST(MpiCli, OpenCLRanks) {
     const auto r = run_command(mpirun(2) + " run " + args + " --backend opencl --kernel bitpacked -q -o " + got);
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(cells_of(got), cells_of(want));
+}
+
+// A board larger than each rank's --max-memory: one process with that budget refuses it; 4 ranks
+// with it run it, each reading its own band (a soup drawn band by band, an RLE file parsed by every
+// rank keeping its rows) and rank 0 writing the output and checkpoints a band at a time, to the
+// same bytes as one process allowed the memory. Rank 0 used to hold the pattern's cells or the
+// whole board's rows, and refused both inputs at this budget.
+TEST(MpiCli, BoardLargerThanEachRanksBudget) {
+    TempDir tmp;
+    // cpu:bitpacked needs about 4.1 MiB for 4096x4096 (two generations of bits), 1.1 MiB for a band
+    // of 1024 rows and its ghost rows: 3 MiB is enough for a band, not for the board.
+    const std::string budget = " --max-memory 3M", plenty = " --max-memory 1G";
+    const std::string soup = tmp / "soup.rle";
+    ASSERT_EQ(run_command(cli() + " run random:4096x4096:0.5:7 --topology torus --gens 0 -q -o " + soup + plenty).exit_code, 0);
+    const std::vector<Job> jobs = {
+        {"random:4096x4096:0.5:7 --topology torus --gens 40", "random"},
+        {soup + " --gens 40", "rle"},  // the rule's :T4096,4096 suffix makes it a torus
+        // Placed inside a larger board (Golly's centring), and a band boundary inside the pattern.
+        {"random:3001x2003:0.4:8 --topology plane --size 4096x4000 --rule B36/S23 --gens 30", "random-plane"},
+        {soup + " --topology plane --size 4100x4500 --gens 30", "rle-plane"},
+    };
+    for (const Job& j : jobs) {
+        const std::string want = tmp / (j.name + "-want.rle"), got = tmp / (j.name + "-got.rle");
+        const std::string want_ck = tmp / (j.name + "-want-ck.rle"), got_ck = tmp / (j.name + "-got-ck.rle");
+        const auto refused = run_command(cli() + " run " + j.args + budget + " -q -o " + (tmp / "never.rle"));
+        EXPECT_EQ(refused.exit_code, 2) << j.name << ": one process within the budget: " << refused.err;
+        const auto one = run_command(cli() + " run " + j.args + plenty + " --checkpoint " + want_ck +
+                                     " --checkpoint-every 25 -q -o " + want);
+        ASSERT_EQ(one.exit_code, 0) << j.name << ": " << one.err;
+        const auto r = run_command(mpirun(4) + " run " + j.args + budget + " --checkpoint " + got_ck +
+                                   " --checkpoint-every 25 -q -o " + got);
+        ASSERT_EQ(r.exit_code, 0) << j.name << " on 4 ranks: " << r.err;
+        EXPECT_TRUE(read_text(got) == read_text(want)) << j.name << ": the outputs differ";
+        EXPECT_TRUE(read_text(got_ck) == read_text(want_ck)) << j.name << ": the checkpoints differ";
+    }
+    // The report counts the pattern as one process does (rank 0 counts a file without keeping it;
+    // the ranks count a soup's bands as they draw them, placed inside a larger board here).
+    const auto pattern_of = [](const std::string& json) {  // the "pattern" object, braces matched
+        const std::size_t at = json.find("\"pattern\":{");
+        if (at == std::string::npos) return std::string();
+        int depth = 0;
+        for (std::size_t i = json.find('{', at); i < json.size(); ++i) {
+            depth += json[i] == '{' ? 1 : json[i] == '}' ? -1 : 0;
+            if (depth == 0) return json.substr(at, i + 1 - at);
+        }
+        return std::string();
+    };
+    for (const std::string& args : {soup, std::string("random:3001x2003:0.4:8 --topology plane --size 4096x4000")}) {
+        const auto js = run_command(mpirun(3) + " run " + args + " --gens 0 --json" + budget);
+        const auto one = run_command(cli() + " run " + args + " --gens 0 --json" + plenty);
+        ASSERT_EQ(js.exit_code, 0) << js.err;
+        EXPECT_NE(pattern_of(one.out).find("\"population\":"), std::string::npos) << one.out;
+        EXPECT_EQ(pattern_of(js.out), pattern_of(one.out)) << args;
+    }
+}
+
+// SIGTERM to mpirun (what a scheduler sends) stops the run as in one process: every rank stops at
+// the same generation inside a long step, rank 0 writes the checkpoint with the others and says so
+// once, no partial output is left; the checkpoint resumes like any other.
+TEST(MpiCli, SigtermToMpirunWritesTheCheckpoint) {
+    TempDir tmp;
+    const std::string ck = tmp / "ck.rle", out = tmp / "out.rle";
+    // Open MPI gives the ranks odls_base_sigkill_timeout (1 s) after its SIGTERM before killing them.
+    const auto r = run_command("cd " + shell_quote(tmp.path()) + " && { " + mpirun(3) +
+                               " run random:300x300:0.45:2 --topology torus --gens 1e15 --checkpoint " + ck +
+                               " --checkpoint-every 1e15 -q -o " + out + " & p=$!; sleep 4; kill -TERM $p; wait $p; }");
+    EXPECT_NE(r.exit_code, 0);
+    EXPECT_EQ(count_lines(r.err, "tilelife: interrupted at generation "), 1) << r.err;
+    EXPECT_EQ(count_lines(r.err, "tilelife:"), 1) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(out));
+    for (const auto& entry : std::filesystem::directory_iterator(tmp.path()))
+        EXPECT_EQ(entry.path().filename().string(), "ck.rle") << "left behind: " << entry.path();
+    std::smatch gen;
+    const std::string text = read_text(ck);
+    ASSERT_TRUE(std::regex_search(text, gen, std::regex("Gen=([0-9]+)"))) << text.substr(0, 200);
+    const long long g = std::stoll(gen[1]);
+    EXPECT_GT(g, 0);
+    // Ten more generations from the checkpoint on one process and on 2 ranks agree.
+    const std::string one = tmp / "one.rle", two = tmp / "two.rle";
+    const std::string more = " --gens " + std::to_string(g + 10) + " -q -o ";
+    ASSERT_EQ(run_command(cli() + " run --resume " + ck + more + one).exit_code, 0);
+    ASSERT_EQ(run_command(mpirun(2) + " run --resume " + ck + more + two).exit_code, 0);
+    EXPECT_NE(read_text(one).find("Gen=" + std::to_string(g + 10)), std::string::npos);
+    EXPECT_TRUE(read_text(one) == read_text(two));
 }
 
 // Every rank makes its own engine on its own device: a device list whose second entry does not
