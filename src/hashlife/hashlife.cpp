@@ -47,8 +47,10 @@ constexpr std::int64_t kPlane = std::int64_t{1} << 60;
 // The largest step in one piece: 2^60 generations need a root of level 63 (the cells in its centre
 // quarter), the largest whose coordinates fit 64 bits.
 constexpr int kMaxStepLog = 60;
-// Parallel steps: squares above this level are tasks (docs/hashlife.md, "Threads").
-constexpr int kTaskLevel = 12;
+// Parallel steps: a level's queue of at least twice this many squares is split into tasks of at
+// least this many (docs/hashlife.md, "Threads"); roots below kTaskRoot run on one thread.
+constexpr std::size_t kTaskSquares = 8;
+constexpr int kTaskRoot = 12;
 // Free indices a worker takes from the store at a time in a parallel step.
 constexpr std::size_t kBatch = 64;
 
@@ -64,8 +66,8 @@ struct Node {
     std::uint8_t level;    // 5..63; 0: a free slot (kid[0] links the free list)
     std::uint8_t tag;
     std::uint8_t mark;
-    std::uint8_t spare;    // queued for evaluation by the worker with this id (0: not queued)
-    std::uint32_t spare2;
+    std::uint8_t spare;
+    std::uint32_t queued;  // queued for evaluation by the worker with this id (0: not queued)
 };
 static_assert(sizeof(Node) == 32);
 
@@ -88,6 +90,7 @@ struct Frame {
     std::vector<Ref> todo;  // squares of this level that need a result for the current step
     std::vector<Ref> rec;   // per square of the current chunk: its sub-squares (13 each)
     std::vector<Ref> keys;  // lookups of the current phase, 4 refs each
+    std::vector<Ref> later;  // queued by other workers (parallel steps): evaluated here if still needed
     std::vector<std::uint64_t> hashes;
 };
 
@@ -96,11 +99,13 @@ struct Frame {
 struct Worker {
     Frame frames[kMaxLevel + 1];
     std::vector<Ref> scratch[kMaxLevel + 1];
-    std::uint8_t id = 1;  // Node::spare of the squares this worker queued
+    std::uint32_t id = 1;  // Node::queued of the squares this worker queued
     std::vector<Ref> nodes, leaves;
-    double work = 0;  // seconds of evaluation in the parallel steps (the work of the task graph)
+    // Task graph accounting (seconds): the task's own work so far, the time it waited for
+    // children, the sum of its waits' longest child spans; `work` sums its tasks' own work.
+    double waited = 0, child_span = 0, work = 0;
 };
-thread_local Worker* tl_worker = nullptr;  // the worker of this thread in a parallel step
+thread_local Worker* tl_worker = nullptr;  // the worker of the task this thread runs in a parallel step
 
 constexpr std::size_t kHuge = std::size_t{2} << 20;
 
@@ -260,17 +265,15 @@ public:
           simd_(tuning.simd == 0 ? best_leaf_simd() : tuning.simd), kernel_(leaf_kernel(simd_)),
           interrupt_(options.interrupt) {
 #ifdef _OPENMP
-        threads_ = options.threads > 0 ? options.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+        // 0 (the engine's choice) is one thread: measured on 2 cores, the tasks cost more CPU than
+        // a second thread wins back (docs/hashlife.md, "Threads").
+        threads_ = std::max(1, options.threads);
 #endif
-        threads_ = std::min(threads_, 250);  // worker ids are one byte (Node::spare)
 #ifdef _OPENMP
         always_tasks_ = tuning.always_tasks;
 #endif
-        task_level_ = std::max(kMinRoot + 1, tuning.task_level > 0 ? tuning.task_level : kTaskLevel);
-        for (int i = 0; i < threads_; ++i) {
-            workers_.push_back(std::make_unique<Worker>());
-            workers_.back()->id = static_cast<std::uint8_t>(i + 1);
-        }
+        task_squares_ = tuning.task_squares > 0 ? static_cast<std::size_t>(tuning.task_squares) : kTaskSquares;
+        workers_.push_back(std::make_unique<Worker>());
         if (spec.topology != Topology::unbounded)
             throw std::invalid_argument("cpu:hashlife runs only the unbounded plane");
         if (spec.rule.birth & 1u) throw InputError("rule " + spec.rule.to_string() + " has B0 (not on an unbounded plane)");
@@ -423,7 +426,7 @@ public:
             {"step exponent", static_cast<std::int64_t>(last_j_)},
             {"root level", static_cast<std::int64_t>(level_)},
             {"leaf kernel", std::string(simd_ == 3 ? "avx512" : simd_ == 2 ? "avx2" : "baseline")},
-            {"task level", static_cast<std::int64_t>(task_level_)},
+            {"task squares", static_cast<std::int64_t>(task_squares_)},
             {"parallel steps", parallel_steps_},
             {"tasks", tasks_.load()},
             {"parallel collections", parallel_collections_},
@@ -657,6 +660,7 @@ private:
         for (const auto& w : workers_)
             for (int l = kMinRoot; l <= kMaxLevel; ++l) {
                 for (Ref r : w->frames[l].todo) push(r);
+                for (Ref r : w->frames[l].later) push(r);
                 for (Ref r : w->frames[l].rec)
                     if (r) {
                         push(r);
@@ -665,11 +669,6 @@ private:
                 for (Ref r : w->scratch[l])
                     if (r) push(r);
             }
-        // A parallel step's squares above the task level, with their results (what is done).
-        for (Ref r : keep_) {
-            push(r);
-            with_results.push_back(r);
-        }
         for (Ref r : with_results) {
             const Node& n = nodes_[r];
             if (n.res) push(n.res);
@@ -771,7 +770,7 @@ public:
                        std::to_string(found);
             if (n.res && !nodes_[n.res].level) return "node " + std::to_string(i) + ": result is a free slot";
             if (n.tag && !nodes_[n.res_slow].level) return "node " + std::to_string(i) + ": slow result is a free slot";
-            if (n.spare) return "node " + std::to_string(i) + " still marked queued";
+            if (n.queued) return "node " + std::to_string(i) + " still marked queued";
         }
         std::vector<bool> is_free(leaf_top_, false);
         for (Ref f = leaf_free_; f; std::memcpy(&f, leaves_[f].row, sizeof(Ref))) is_free[f] = true;
@@ -974,16 +973,23 @@ private:
     }
 
     // Adds `r` to the squares of `level` to evaluate, unless it has a result or is queued already
-    // (Node::spare marks queued squares until they are evaluated).
+    // (Node::queued marks queued squares until they are evaluated).
     // In a parallel step a square may be queued by several workers: each evaluates what it queued
     // (a result computed twice is the same square), and a mark overwritten by another worker only
-    // costs a duplicate in a queue.
+    // costs a duplicate in a queue. A square another worker has queued is put off (Frame::later):
+    // evaluated here only if its result is still missing once this worker's own queue is done
+    // (tasks working on neighbouring squares share most of the squares below them).
     void enqueue(Worker& w, Ref r, int level) {
         if (r == empty_[level]) return;
         Node& n = nodes_[r];
-        if (ld(n.spare) == w.id) return;
+        const std::uint32_t q = ld(n.queued);
+        if (q == w.id) return;
         if (full_step(level) ? ld(n.res) != 0 : ld(n.tag) == j_ + 1) return;
-        st(n.spare, w.id);
+        if (q != 0 && par_) {
+            w.frames[level].later.push_back(r);
+            return;
+        }
+        st(n.queued, w.id);
         w.frames[level].todo.push_back(r);
     }
 
@@ -1009,6 +1015,27 @@ private:
 
     // Evaluates frames_[level].todo (squares of level >= 6 without a result): afterwards each has one.
     void evaluate(Worker& w, int level) {
+        if (!par_) {
+            evaluate_here(w, level);
+            return;
+        }
+        Frame& f = w.frames[level];
+        for (;;) {
+            if (f.todo.size() >= 2 * task_squares_) evaluate_pieces(w, level);
+            else evaluate_here(w, level);
+            if (f.later.empty()) return;
+            // What other workers had queued and have not finished: evaluated here too.
+            for (Ref r : f.later)
+                if (!result_of(r, level) && ld(nodes_[r].queued) != w.id) {
+                    st(nodes_[r].queued, w.id);
+                    f.todo.push_back(r);
+                }
+            f.later.clear();
+            if (f.todo.empty()) return;
+        }
+    }
+
+    void evaluate_here(Worker& w, int level) {
         Frame& f = w.frames[level];
         for (std::size_t c0 = 0; c0 < f.todo.size(); c0 += kChunk) {
             if (interrupted()) throw Interrupted{};
@@ -1187,7 +1214,7 @@ private:
 
     void unqueue(const Worker& w, Ref r) {
         Node& n = nodes_[r];
-        if (ld(n.spare) == w.id) st(n.spare, std::uint8_t{0});
+        if (ld(n.queued) == w.id) st(n.queued, std::uint32_t{0});
     }
 
     // The centre square of `n` (the root, or a square of a parallel step's task), 2^j_ generations
@@ -1204,6 +1231,7 @@ private:
                 for (Ref r : fr.todo) unqueue(w, r);
                 fr.todo.clear();
                 fr.rec.clear();
+                fr.later.clear();
             }
             for (auto& sc : w.scratch) sc.clear();
             throw;
@@ -1254,18 +1282,18 @@ private:
 
     // ---- threads ----
     //
-    // A parallel step evaluates the squares above task_level_ depth first as OpenMP tasks: the nine
-    // sub-squares of a square (or the four of a slow step) concurrently, then its four second-stage
-    // squares concurrently, then its result. A square at or below the task level is one task,
-    // evaluated breadth first by the worker that runs it (advance()). The store is shared: lookups
+    // A parallel step evaluates breadth first as the single-threaded one does, but a level's queue of
+    // at least 2 * task_squares_ squares is split into OpenMP tasks, each evaluating its piece (and
+    // everything below it) with a worker of its own, splitting again where its queues grow long;
+    // the task that split waits for them. The store is shared: lookups
     // probe the tables without a lock and insert with a compare-and-swap; each worker takes free
     // indices in batches under a lock. Results are stored atomically (two workers computing the same
     // result store the same square). When a batch cannot be refilled, the worker stops the world:
     // every other worker parks at its next safe point (a refill, a chunk boundary, a task's start),
     // and the one worker grows or collects the store alone (make_room), marking every worker's
-    // frames and the squares made above the task level (keep_), so the step carries on where it was.
+    // frames (those of waiting tasks too), so the step carries on where it was.
 
-    bool use_tasks() const { return (threads_ > 1 || always_tasks_) && level_ >= task_level_ + 2; }
+    bool use_tasks() const { return (threads_ > 1 || always_tasks_) && level_ >= kTaskRoot; }
 
     void enter() {
         std::unique_lock lk(world_m_);
@@ -1275,7 +1303,7 @@ private:
     void leave() {
         std::lock_guard lk(world_m_);
         --active_;
-        world_cv_.notify_all();
+        if (stopping_) world_cv_.notify_all();  // the worker that stopped the world counts us
     }
     void park(std::unique_lock<std::mutex>& lk) {
         if (!stopping_) return;
@@ -1284,7 +1312,7 @@ private:
         world_cv_.wait(lk, [&] { return !stopping_; });
         --parked_;
     }
-    // Everything this worker holds is in its frames or keep_ whenever it calls this.
+    // Everything this worker holds is in its frames whenever it calls this.
     void safe_point() {
         if (stop_flag_.load(std::memory_order_relaxed)) {
             std::unique_lock lk(world_m_);
@@ -1468,168 +1496,122 @@ private:
         }
     }
 
-    Ref kept_node(int level, Ref a, Ref b, Ref c, Ref d) {
-        const Ref r = node(level, a, b, c, d);
-        std::lock_guard lk(keep_m_);
-        keep_.push_back(r);
-        return r;
-    }
-
     using Seconds = std::chrono::duration<double>;
 
-    // Evaluates the squares sq[0..n) of `level` without a result as tasks (the last in this thread)
-    // and waits for them; their spans go to spans[]. Throws Abort when a task failed.
-    void run_children(const Ref* sq, int n, int level, double* spans) {
-        int todo[9], m = 0;
-        for (int i = 0; i < n; ++i)
-            if (!result_of(sq[i], level)) todo[m++] = i;
-        for (int t = 0; t + 1 < m; ++t) {
-            const int i = todo[t];
-#ifdef _OPENMP
-#pragma omp task default(shared) firstprivate(i)
-#endif
-            run_task([&, i] { spans[i] = task_result(sq[i], level); });
+    // A worker for a task (its frames must not be those of a task suspended on this thread).
+    Worker& acquire() {
+        std::lock_guard lk(pool_m_);
+        if (idle_.empty()) {
+            workers_.push_back(std::make_unique<Worker>());
+            workers_.back()->id = static_cast<std::uint32_t>(workers_.size());
+            return *workers_.back();
         }
-        if (m) {
-            const int i = todo[m - 1];
-            try {
-                spans[i] = task_result(sq[i], level);
-            } catch (const Abort&) {
-            } catch (...) {
-                fail(std::current_exception());
-            }
-        }
-        if (m > 1) {
-            leave();
-#ifdef _OPENMP
-#pragma omp taskwait
-#endif
-            enter();
-        }
-        if (abort_.load()) throw Abort{};
+        Worker* w = idle_.back();
+        idle_.pop_back();
+        return *w;
+    }
+    void release(Worker& w) {
+        std::lock_guard lk(pool_m_);
+        idle_.push_back(&w);
     }
 
-    template <class F>
-    void run_task(F&& fn) {
+    // One task: squares sq[0..n) of `level` (queued by the parent) evaluated breadth first by a
+    // worker of its own; returns the task's span.
+    double run_piece(const Ref* sq, std::size_t n, int level) {
+        double span = 0;
         enter();
+        Worker& w = acquire();
+        Worker* const outer = tl_worker;
+        tl_worker = &w;
+        const auto t0 = Clock::now();
+        w.waited = w.child_span = 0;
+        bool clean = false;
         try {
-            fn();
+            safe_point();
+            tasks_.fetch_add(1, std::memory_order_relaxed);
+            w.frames[level].todo.assign(sq, sq + n);
+            evaluate_here(w, level);
+            clean = true;
         } catch (const Abort&) {
         } catch (...) {
             fail(std::current_exception());
         }
-        leave();
-    }
-
-    // Gives square r of `level` its result; returns the span (seconds on the critical path) of
-    // what it computed: its own part plus the longest child of each of its two stages.
-    double task_result(Ref r, int level) {
-        Worker& w = *tl_worker;
-        auto t0 = Clock::now();
-        safe_point();
-        if (interrupted()) throw Interrupted{};
-        if (result_of(r, level)) return 0;
-        tasks_.fetch_add(1, std::memory_order_relaxed);
-        if (level <= task_level_) {
-            advance(w, r, level);
-            const double d = Seconds(Clock::now() - t0).count();
-            w.work += d;
-            return d;
-        }
-        double self = 0, span = 0;
-        const auto lap = [&] {
-            const auto t = Clock::now();
-            self += Seconds(t - t0).count();
-            t0 = t;
-        };
-        const int l1 = level - 1;
-        Ref four[4];
-        if (full_step(level)) {
-            // The nine overlapping squares of level - 1, in rows: quarters and the five between them.
-            // (Only the children are read: they never change once a square is published.)
-            const Node &x = nodes_[r], &A = nodes_[x.kid[0]], &B = nodes_[x.kid[1]], &C = nodes_[x.kid[2]],
-                       &D = nodes_[x.kid[3]];
-            Ref nine[9];
-            nine[0] = x.kid[0], nine[2] = x.kid[1], nine[6] = x.kid[2], nine[8] = x.kid[3];
-            {
-                std::lock_guard lk(keep_m_);
-                keep_.insert(keep_.end(), {x.kid[0], x.kid[1], x.kid[2], x.kid[3]});
+        if (!clean) {
+            // Abandoned mid-way: unmark what was queued, drop the frames.
+            for (auto& fr : w.frames) {
+                for (Ref r : fr.todo) unqueue(w, r);
+                fr.todo.clear();
+                fr.rec.clear();
+                fr.later.clear();
             }
-            nine[1] = kept_node(l1, A.kid[1], B.kid[0], A.kid[3], B.kid[2]);
-            nine[3] = kept_node(l1, A.kid[2], A.kid[3], C.kid[0], C.kid[1]);
-            nine[4] = kept_node(l1, A.kid[3], B.kid[2], C.kid[1], D.kid[0]);
-            nine[5] = kept_node(l1, B.kid[2], B.kid[3], D.kid[0], D.kid[1]);
-            nine[7] = kept_node(l1, C.kid[1], D.kid[0], C.kid[3], D.kid[2]);
-            double spans[9] = {};
-            lap();
-            run_children(nine, 9, l1, spans);
-            t0 = Clock::now();
-            span += *std::max_element(spans, spans + 9);
-            Ref q[9];
-            for (int i = 0; i < 9; ++i) q[i] = result_of(nine[i], l1);
-            four[0] = kept_node(l1, q[0], q[1], q[3], q[4]);
-            four[1] = kept_node(l1, q[1], q[2], q[4], q[5]);
-            four[2] = kept_node(l1, q[3], q[4], q[6], q[7]);
-            four[3] = kept_node(l1, q[4], q[5], q[7], q[8]);
-        } else {
-            // The nine centres of level - 2 (not advanced) make four squares of level - 1.
-            Ref E[8][8];
-            const Node& x = nodes_[r];
-            for (int q = 0; q < 4; ++q) {
-                const Node& k = nodes_[x.kid[q]];
-                for (int g = 0; g < 4; ++g) {
-                    const Node& gg = nodes_[k.kid[g]];
-                    for (int e = 0; e < 4; ++e)
-                        E[(q >> 1) * 4 + (g >> 1) * 2 + (e >> 1)][(q & 1) * 4 + (g & 1) * 2 + (e & 1)] = gg.kid[e];
-                }
-            }
-            Ref c[9];
-            for (int a = 0; a < 3; ++a)
-                for (int b = 0; b < 3; ++b)
-                    c[a * 3 + b] = kept_node(level - 2, E[2 * a + 1][2 * b + 1], E[2 * a + 1][2 * b + 2],
-                                             E[2 * a + 2][2 * b + 1], E[2 * a + 2][2 * b + 2]);
-            four[0] = kept_node(l1, c[0], c[1], c[3], c[4]);
-            four[1] = kept_node(l1, c[1], c[2], c[4], c[5]);
-            four[2] = kept_node(l1, c[3], c[4], c[6], c[7]);
-            four[3] = kept_node(l1, c[4], c[5], c[7], c[8]);
+            for (auto& sc : w.scratch) sc.clear();
         }
-        double spans[4] = {};
-        lap();
-        run_children(four, 4, l1, spans);
-        t0 = Clock::now();
-        span += *std::max_element(spans, spans + 4);
-        Ref q[4];
-        for (int i = 0; i < 4; ++i) q[i] = result_of(four[i], l1);
-        set_result(r, level, node(l1, q[0], q[1], q[2], q[3]));
-        lap();
+        const double self = Seconds(Clock::now() - t0).count() - w.waited;
         w.work += self;
-        return span + self;
+        span = self + w.child_span;
+        tl_worker = outer;
+        release(w);
+        leave();
+        return span;
     }
 
-    // advance() with tasks: the step's root evaluated by threads_ workers.
+    // Splits a long queue of `level` into tasks (the last one run here) and waits for them.
+    void evaluate_pieces(Worker& w, int level) {
+        Frame& f = w.frames[level];
+        const std::size_t n = f.todo.size();
+        // Up to 16 pieces, whatever the threads: the task graph (its work and span) is the same for
+        // any number of them, and 16 pieces keep 2 to 16 threads busy where the queue is long.
+        const std::size_t piece = std::clamp<std::size_t>((n + 15) / 16, task_squares_, kChunk);
+        const std::size_t pieces = (n + piece - 1) / piece;
+        double few[16];
+        std::vector<double> many(pieces > 16 ? pieces : 0);
+        double* const spans = pieces > 16 ? many.data() : few;
+        const Ref* sq = f.todo.data();
+        const auto t0 = Clock::now();
+        leave();  // this task waits: it holds nothing the collector cannot see (its frames)
+        for (std::size_t p = 0; p + 1 < pieces; ++p) {
+#ifdef _OPENMP
+#pragma omp task default(shared) firstprivate(p)
+#endif
+            spans[p] = run_piece(sq + p * piece, std::min(piece, n - p * piece), level);
+        }
+        spans[pieces - 1] = run_piece(sq + (pieces - 1) * piece, n - (pieces - 1) * piece, level);
+#ifdef _OPENMP
+#pragma omp taskwait
+#endif
+        enter();
+        w.waited += Seconds(Clock::now() - t0).count();
+        w.child_span += *std::max_element(spans, spans + pieces);
+        for (Ref r : f.todo) unqueue(w, r);
+        f.todo.clear();
+        if (abort_.load()) throw Abort{};
+    }
+
+    // advance() with tasks: the step's root evaluated breadth first from one worker, every long
+    // queue split among threads_ threads.
     Ref advance_tasks(Ref n, int level) {
         if (const Ref r = result_of(n, level)) return r;
-        keep_.clear();
         failure_ = nullptr;
         abort_.store(false);
         for (auto& w : workers_) w->work = 0;
-        // Room for every worker's first batch, so that the first refills rarely stop the world.
+        // Room for every thread's first batch, so that the first refills rarely stop the world.
         make_room_alone();
+        idle_.clear();
+        for (auto& w : workers_) idle_.push_back(w.get());
         par_ = true;
         double span = 0;
 #ifdef _OPENMP
 #pragma omp parallel num_threads(threads_)
         {
-            tl_worker = workers_[static_cast<std::size_t>(omp_get_thread_num())].get();
 #pragma omp single
-            run_task([&] { span = task_result(n, level); });
-            tl_worker = nullptr;
+            {
+                const Ref root[1] = {n};
+                span = run_piece(root, 1, level);
+            }
         }
 #endif
         par_ = false;
         return_batches();
-        keep_.clear();
-        keep_.shrink_to_fit();
         ++parallel_steps_;
         for (auto& w : workers_) work_seconds_ += w->work;
         span_seconds_ += span;
@@ -1976,7 +1958,10 @@ private:
     Ref saved_root_ = 0;  // the root before a watched step (step() restores it when refused)
     Ref piece_root_ = 0;  // the root before the piece of it being stepped or searched
     std::vector<std::unique_ptr<Worker>> workers_;  // workers_[0] also runs the single-threaded steps
-    int threads_ = 1, task_level_ = kTaskLevel;
+    int threads_ = 1;
+    std::size_t task_squares_ = kTaskSquares;
+    std::mutex pool_m_;
+    std::vector<Worker*> idle_;  // workers_ not in use by a task (parallel steps)
     bool always_tasks_ = false;
     bool par_ = false;  // a parallel step is running: the store is shared (node_par, leaf_par)
     std::mutex store_m_;  // free lists and counts while par_
@@ -1986,8 +1971,6 @@ private:
     bool stopping_ = false;        // one worker runs alone (world_m_)
     std::atomic<bool> stop_flag_{false}, abort_{false};
     std::exception_ptr failure_;  // the first exception of a parallel step's tasks
-    std::mutex keep_m_;
-    std::vector<Ref> keep_;  // a parallel step's squares above the task level (collector roots)
     std::int64_t parallel_steps_ = 0, parallel_collections_ = 0;
     std::atomic<std::int64_t> tasks_{0};
     double work_seconds_ = 0, span_seconds_ = 0;

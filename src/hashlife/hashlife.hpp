@@ -27,10 +27,10 @@ struct Tuning {
     // The level-6 leaf kernel's instruction set: 0 = the best this CPU has, 1 = baseline, 2 = AVX2,
     // 3 = AVX-512 (tests run each supported one).
     int simd = 0;
-    // Parallel steps (more than one thread): squares above this level are tasks, evaluated
-    // depth first with their sub-squares concurrent; each square at this level is one task,
-    // evaluated breadth first. 0: the default (12). Tests lower it to make many small tasks.
-    int task_level = 0;
+    // Parallel steps (more than one thread): a level's queue of squares to evaluate is split into
+    // tasks of at least this many squares once it holds twice as many. 0: the default (8). Tests
+    // lower it to make many small tasks racing for the same squares.
+    int task_squares = 0;
     // Steps as tasks even on one thread (for large enough roots): the task graph run serially, for
     // its work and span (describe()) and for tests.
     bool always_tasks = false;

@@ -17,8 +17,8 @@ void register_hashlife_engines() {
     info.parameters = {
         {"simd", "widest instruction set of the leaf kernel (capped by what this CPU has)",
          {"auto", "avx512", "avx2", "baseline"}, 0, 0, "auto"},
-        {"task-level", "parallel steps (--threads above 1): squares above this level (side 2^level) are tasks",
-         {}, 7, 62, "12"},
+        {"task-squares", "parallel steps (--threads above 1): fewest squares of one level in a task", {}, 1, 256,
+         "8"},
         {"tasks", "run steps as tasks: auto (with more than one thread, on large roots), always (also on one thread: "
                   "measures the task graph's work and span)",
          {"auto", "always"}, 0, 0, "auto"},
@@ -30,7 +30,7 @@ void register_hashlife_engines() {
         const std::string simd = options.param("simd", "auto");
         const int cap = simd == "baseline" ? 1 : simd == "avx2" ? 2 : 3;
         tuning.simd = std::min(cap, best_leaf_simd());
-        tuning.task_level = static_cast<int>(options.param_int("task-level", 0));
+        tuning.task_squares = static_cast<int>(options.param_int("task-squares", 0));
         tuning.always_tasks = options.param("tasks", "auto") == "always";
         return make_hashlife(spec, options, tuning);
     });

@@ -34,7 +34,7 @@ std::int64_t property(const Engine& e, const std::string& key) {
 // Many small tasks and a store that collects every few hundred kilobytes.
 hashlife::Tuning racy(bool tiny_store = true) {
     hashlife::Tuning t;
-    t.task_level = 7;
+    t.task_squares = 2;
     if (tiny_store) t.initial_bytes = t.soft_limit_bytes = 256 << 10;
     return t;
 }
@@ -84,7 +84,7 @@ TEST(HashlifeThreads, SoupsMatchOneThreadAndTheReferenceWithCollectionsMidStep) 
             EXPECT_LE(property(*many, "bytes"), 8 << 20);
             EXPECT_EQ(many->describe().threads, threads);
         }
-        EXPECT_GE(mid_step_collections, 2) << "no collections during parallel steps with " << threads << " threads";
+        EXPECT_GE(mid_step_collections, 1) << "no collections during parallel steps with " << threads << " threads";
     }
 }
 
