@@ -9,7 +9,8 @@
 // fills it is garbage-collected (keeping the pattern, the computation in progress and, when there is
 // room, the results the next steps need) and the run carries on with the same cells. The store
 // starts small and doubles at each collection up to a soft limit near Golly's default memory,
-// beyond it only when the run's working set needs the room.
+// beyond it only when the run's working set needs the room. With threads (--threads N > 1) a
+// step's long queues of squares are evaluated as OpenMP tasks on the same store ("threads" below).
 #include <sys/mman.h>
 #include <unistd.h>
 
