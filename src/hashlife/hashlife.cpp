@@ -9,16 +9,25 @@
 // fills it is garbage-collected (keeping the pattern, the computation in progress and, when there is
 // room, the results the next steps need) and the run carries on with the same cells. The store
 // starts small and doubles at each collection up to a soft limit near Golly's default memory,
-// beyond it only when the run's working set needs the room.
+// beyond it only when the run's working set needs the room. With threads (--threads N > 1) a
+// step's long queues of squares are evaluated as OpenMP tasks on the same store ("threads" below).
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstring>
+#include <exception>
+#include <mutex>
 #include <new>
+#include <thread>
 #include <unordered_map>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "hashlife/hashlife.hpp"
 #include "tilelife/error.hpp"
@@ -39,6 +48,12 @@ constexpr std::int64_t kPlane = std::int64_t{1} << 60;
 // The largest step in one piece: 2^60 generations need a root of level 63 (the cells in its centre
 // quarter), the largest whose coordinates fit 64 bits.
 constexpr int kMaxStepLog = 60;
+// Parallel steps: a level's queue of at least twice this many squares is split into tasks of at
+// least this many (docs/hashlife.md, "Threads"); roots below kTaskRoot run on one thread.
+constexpr std::size_t kTaskSquares = 8;
+constexpr int kTaskRoot = 12;
+// Free indices a worker takes from the store at a time in a parallel step.
+constexpr std::size_t kBatch = 64;
 
 struct Leaf {
     std::uint16_t row[16];  // bit x of row[y] = cell (x, y) of the square
@@ -53,11 +68,45 @@ struct Node {
     std::uint8_t tag;
     std::uint8_t mark;
     std::uint8_t spare;
-    std::uint32_t spare2;
+    std::uint32_t queued;  // queued for evaluation by the worker with this id (0: not queued)
 };
 static_assert(sizeof(Node) == 32);
 
 struct Interrupted {};
+struct Abort {};  // unwinds a task after another one failed or was interrupted
+
+// Fields that threads share during a parallel step (table slots, results, marks) are read and
+// written through atomic_ref; on x86 these are plain moves, so the single-threaded path pays nothing.
+template <class T>
+inline T ld(const T& x) {
+    return std::atomic_ref<T>(const_cast<T&>(x)).load(std::memory_order_acquire);
+}
+template <class T>
+inline void st(T& x, T v) {
+    std::atomic_ref<T>(x).store(v, std::memory_order_release);
+}
+
+// The breadth-first evaluation's state for one level (see "evaluation" below).
+struct Frame {
+    std::vector<Ref> todo;  // squares of this level that need a result for the current step
+    std::vector<Ref> rec;   // per square of the current chunk: its sub-squares (13 each)
+    std::vector<Ref> keys;  // lookups of the current phase, 4 refs each
+    std::vector<Ref> later;  // queued by other workers (parallel steps): evaluated here if still needed
+    std::vector<std::uint64_t> hashes;
+};
+
+// One thread's evaluation state; the collector marks every worker's frames. In a parallel step
+// each thread also owns batches of free node and leaf indices, taken from the store under a lock.
+struct Worker {
+    Frame frames[kMaxLevel + 1];
+    std::vector<Ref> scratch[kMaxLevel + 1];
+    std::uint32_t id = 1;  // Node::queued of the squares this worker queued
+    std::vector<Ref> nodes, leaves;
+    // Task graph accounting (seconds): the task's own work so far, the time it waited for
+    // children, the sum of its waits' longest child spans; `work` sums its tasks' own work.
+    double waited = 0, child_span = 0, work = 0;
+};
+thread_local Worker* tl_worker = nullptr;  // the worker of the task this thread runs in a parallel step
 
 constexpr std::size_t kHuge = std::size_t{2} << 20;
 
@@ -216,6 +265,16 @@ public:
         : rule_(spec.rule), masks_(rule_masks(spec.rule)), life_(spec.rule == Rule::life()),
           simd_(tuning.simd == 0 ? best_leaf_simd() : tuning.simd), kernel_(leaf_kernel(simd_)),
           interrupt_(options.interrupt) {
+#ifdef _OPENMP
+        // 0 (the engine's choice) is one thread: measured on 2 cores, the tasks cost more CPU than
+        // a second thread wins back (docs/hashlife.md, "Threads").
+        threads_ = std::max(1, options.threads);
+#endif
+#ifdef _OPENMP
+        always_tasks_ = tuning.always_tasks;
+#endif
+        task_squares_ = tuning.task_squares > 0 ? static_cast<std::size_t>(tuning.task_squares) : kTaskSquares;
+        workers_.push_back(std::make_unique<Worker>());
         if (spec.topology != Topology::unbounded)
             throw std::invalid_argument("cpu:hashlife runs only the unbounded plane");
         if (spec.rule.birth & 1u) throw InputError("rule " + spec.rule.to_string() + " has B0 (not on an unbounded plane)");
@@ -357,7 +416,7 @@ public:
         EngineDescription d;
         d.name = name();
         d.backend = "cpu";
-        d.threads = 1;
+        d.threads = threads_;
         d.host_bytes = bytes();
         d.properties = {
             {"nodes", static_cast<std::int64_t>(node_count_)},
@@ -368,6 +427,12 @@ public:
             {"step exponent", static_cast<std::int64_t>(last_j_)},
             {"root level", static_cast<std::int64_t>(level_)},
             {"leaf kernel", std::string(simd_ == 3 ? "avx512" : simd_ == 2 ? "avx2" : "baseline")},
+            {"task squares", static_cast<std::int64_t>(task_squares_)},
+            {"parallel steps", parallel_steps_},
+            {"tasks", tasks_.load()},
+            {"parallel collections", parallel_collections_},
+            {"task work seconds", work_seconds_},
+            {"task span seconds", span_seconds_},
         };
         return d;
     }
@@ -419,15 +484,21 @@ private:
     // Pauses collections while a caller holds references the collector cannot see (building and
     // merging trees); the budget is checked again afterwards.
     struct GcPause {
-        explicit GcPause(HashlifeEngine& e) : e_(e), was_(e.gc_allowed_) { e.gc_allowed_ = false; }
-        ~GcPause() { e_.gc_allowed_ = was_; }
+        explicit GcPause(HashlifeEngine& e, bool on = true) : e_(e), was_(e.gc_allowed_), on_(on) {
+            if (on_) e.gc_allowed_ = false;
+        }
+        ~GcPause() {
+            if (on_) e_.gc_allowed_ = was_;
+        }
         HashlifeEngine& e_;
-        bool was_;
+        bool was_, on_;
     };
 
     Ref leaf(const Leaf& l) { return leaf_hashed(leaf_hash(l), l); }
 
     Ref leaf_hashed(std::uint64_t hash, const Leaf& l) {
+        if (par_) [[unlikely]]
+            return leaf_par(hash, l);
         const std::size_t mask = leaf_slots_ - 1;
         std::size_t slot = hash & mask;
         for (Ref s; (s = leaf_table_[slot]) != 0; slot = (slot + 1) & mask)
@@ -453,6 +524,8 @@ private:
     Ref node(int level, Ref a, Ref b, Ref c, Ref d) { return node_hashed(node_hash(level, a, b, c, d), level, a, b, c, d); }
 
     Ref node_hashed(std::uint64_t hash, int level, Ref a, Ref b, Ref c, Ref d) {
+        if (par_) [[unlikely]]
+            return node_par(hash, level, a, b, c, d);
         const std::size_t mask = node_slots_ - 1;
         std::size_t slot = hash & mask;
         for (Ref s; (s = node_table_[slot]) != 0; slot = (slot + 1) & mask) {
@@ -571,6 +644,7 @@ private:
     // a run reuse). Freed slots go on free lists; indices of live squares never change.
     void collect(bool keep_results) {
         ++collections_;
+        if (par_) ++parallel_collections_;
         std::vector<Ref> todo;
         todo.reserve(4096);
         auto push = [&](Ref r) {
@@ -584,16 +658,18 @@ private:
         // The evaluation in progress: the squares queued and those of the chunks being worked on,
         // with their results (read by the phases that follow).
         std::vector<Ref> with_results;
-        for (int l = kMinRoot; l <= kMaxLevel; ++l) {
-            for (Ref r : frames_[l].todo) push(r);
-            for (Ref r : frames_[l].rec)
-                if (r) {
-                    push(r);
-                    with_results.push_back(r);
-                }
-            for (Ref r : scratch_[l])
-                if (r) push(r);
-        }
+        for (const auto& w : workers_)
+            for (int l = kMinRoot; l <= kMaxLevel; ++l) {
+                for (Ref r : w->frames[l].todo) push(r);
+                for (Ref r : w->frames[l].later) push(r);
+                for (Ref r : w->frames[l].rec)
+                    if (r) {
+                        push(r);
+                        with_results.push_back(r);
+                    }
+                for (Ref r : w->scratch[l])
+                    if (r) push(r);
+            }
         for (Ref r : with_results) {
             const Node& n = nodes_[r];
             if (n.res) push(n.res);
@@ -672,6 +748,51 @@ private:
 public:
     using Clock = std::chrono::steady_clock;
     void set_deadline(Clock::time_point t) { deadline_ = t; }
+
+    // Tests: each square is stored once and found by its contents; results name live squares.
+    std::string check() const {
+        std::size_t nodes = 0, leaves = 0;
+        for (std::size_t i = 1; i < node_top_; ++i) {
+            const Node& n = nodes_[i];
+            if (!n.level) continue;
+            ++nodes;
+            const std::size_t mask = node_slots_ - 1;
+            std::size_t slot = node_hash(n.level, n.kid[0], n.kid[1], n.kid[2], n.kid[3]) & mask;
+            Ref found = 0;
+            for (Ref s; (s = node_table_[slot]) != 0; slot = (slot + 1) & mask) {
+                const Node& m = nodes_[s];
+                if (std::memcmp(m.kid, n.kid, sizeof n.kid) == 0 && m.level == n.level) {
+                    found = s;
+                    break;
+                }
+            }
+            if (found != i)
+                return "node " + std::to_string(i) + " (level " + std::to_string(n.level) + ") found as " +
+                       std::to_string(found);
+            if (n.res && !nodes_[n.res].level) return "node " + std::to_string(i) + ": result is a free slot";
+            if (n.tag && !nodes_[n.res_slow].level) return "node " + std::to_string(i) + ": slow result is a free slot";
+            if (n.queued) return "node " + std::to_string(i) + " still marked queued";
+        }
+        std::vector<bool> is_free(leaf_top_, false);
+        for (Ref f = leaf_free_; f; std::memcpy(&f, leaves_[f].row, sizeof(Ref))) is_free[f] = true;
+        for (std::size_t i = 1; i < leaf_top_; ++i) {
+            if (is_free[i]) continue;
+            ++leaves;
+            const std::size_t mask = leaf_slots_ - 1;
+            std::size_t slot = leaf_hash(leaves_[i]) & mask;
+            Ref found = 0;
+            for (Ref s; (s = leaf_table_[slot]) != 0; slot = (slot + 1) & mask)
+                if (same_leaf(leaves_[s], leaves_[i])) {
+                    found = s;
+                    break;
+                }
+            if (found != i) return "leaf " + std::to_string(i) + " found as " + std::to_string(found);
+        }
+        if (nodes != node_count_ || leaves != leaf_count_)
+            return "counts: " + std::to_string(nodes) + " nodes, " + std::to_string(leaves) + " leaves in the arrays, " +
+                   std::to_string(node_count_) + " and " + std::to_string(leaf_count_) + " counted";
+        return {};
+    }
     void replace(const std::vector<Cell>& cells) {
         root_ = empty_[kMinRoot];
         level_ = kMinRoot;
@@ -745,7 +866,7 @@ private:
         while (level_ < j + 2 || !border_empty(root_, level_)) grow_root();
         grow_root();
         protect_.clear();
-        const Ref r = advance(root_, level_);
+        const Ref r = use_tasks() ? advance_tasks(root_, level_) : advance(*workers_[0], root_, level_);
         root_ = r;
         --level_;
         generation_ += std::int64_t{1} << j;
@@ -831,42 +952,46 @@ private:
     static constexpr std::size_t kChunk = 256;
     static constexpr std::size_t kAhead = 8;  // prefetch distance, in lookups
 
-    struct Frame {
-        std::vector<Ref> todo;  // squares of this level that need a result for the current step
-        std::vector<Ref> rec;   // per square of the current chunk: its sub-squares (13 each)
-        std::vector<Ref> keys;  // lookups of the current phase, 4 refs each
-        std::vector<std::uint64_t> hashes;
-    };
-
     bool full_step(int level) const { return level - 2 <= j_; }
 
     // The result of a square of level >= 6 for the current step, or 0 when not known yet.
     Ref result_of(Ref r, int level) const {
         if (r == empty_[level]) return empty_[level - 1];
         const Node& n = nodes_[r];
-        if (full_step(level)) return n.res;
-        return n.tag == j_ + 1 ? n.res_slow : 0;
+        if (full_step(level)) return ld(n.res);
+        return ld(n.tag) == j_ + 1 ? ld(n.res_slow) : 0;
     }
 
     void set_result(Ref r, int level, Ref result) {
         Node& n = nodes_[r];
+        // Two threads may store the same result (both equal); the tag is stored last.
         if (full_step(level)) {
-            n.res = result;
+            st(n.res, result);
         } else {
-            n.res_slow = result;
-            n.tag = static_cast<std::uint8_t>(j_ + 1);
+            st(n.res_slow, result);
+            st(n.tag, static_cast<std::uint8_t>(j_ + 1));
         }
     }
 
     // Adds `r` to the squares of `level` to evaluate, unless it has a result or is queued already
-    // (Node::spare marks queued squares until they are evaluated).
-    void enqueue(Ref r, int level) {
+    // (Node::queued marks queued squares until they are evaluated).
+    // In a parallel step a square may be queued by several workers: each evaluates what it queued
+    // (a result computed twice is the same square), and a mark overwritten by another worker only
+    // costs a duplicate in a queue. A square another worker has queued is put off (Frame::later):
+    // evaluated here only if its result is still missing once this worker's own queue is done
+    // (tasks working on neighbouring squares share most of the squares below them).
+    void enqueue(Worker& w, Ref r, int level) {
         if (r == empty_[level]) return;
         Node& n = nodes_[r];
-        if (n.spare) return;
-        if (full_step(level) ? n.res != 0 : n.tag == j_ + 1) return;
-        n.spare = 1;
-        frames_[level].todo.push_back(r);
+        const std::uint32_t q = ld(n.queued);
+        if (q == w.id) return;
+        if (full_step(level) ? ld(n.res) != 0 : ld(n.tag) == j_ + 1) return;
+        if (q != 0 && par_) {
+            w.frames[level].later.push_back(r);
+            return;
+        }
+        st(n.queued, w.id);
+        w.frames[level].todo.push_back(r);
     }
 
     // Finds or makes the squares keys[4i..4i+3] of `level` into out[i], i < n, as a pipeline:
@@ -881,7 +1006,7 @@ private:
                 __builtin_prefetch(&node_table_[f.hashes[i] & (node_slots_ - 1)]);
             }
             if (i >= kAhead / 2 && i - kAhead / 2 < n)
-                if (const Ref s = node_table_[f.hashes[i - kAhead / 2] & (node_slots_ - 1)]) __builtin_prefetch(&nodes_[s]);
+                if (const Ref s = ld(node_table_[f.hashes[i - kAhead / 2] & (node_slots_ - 1)])) __builtin_prefetch(&nodes_[s]);
             if (i >= kAhead) {
                 const std::size_t m = i - kAhead;
                 out[m] = node_hashed(f.hashes[m], level, k[4 * m], k[4 * m + 1], k[4 * m + 2], k[4 * m + 3]);
@@ -890,16 +1015,38 @@ private:
     }
 
     // Evaluates frames_[level].todo (squares of level >= 6 without a result): afterwards each has one.
-    void evaluate(int level) {
-        Frame& f = frames_[level];
+    void evaluate(Worker& w, int level) {
+        if (!par_) {
+            evaluate_here(w, level);
+            return;
+        }
+        Frame& f = w.frames[level];
+        for (;;) {
+            if (f.todo.size() >= 2 * task_squares_) evaluate_pieces(w, level);
+            else evaluate_here(w, level);
+            if (f.later.empty()) return;
+            // What other workers had queued and have not finished: evaluated here too.
+            for (Ref r : f.later)
+                if (!result_of(r, level) && ld(nodes_[r].queued) != w.id) {
+                    st(nodes_[r].queued, w.id);
+                    f.todo.push_back(r);
+                }
+            f.later.clear();
+            if (f.todo.empty()) return;
+        }
+    }
+
+    void evaluate_here(Worker& w, int level) {
+        Frame& f = w.frames[level];
         for (std::size_t c0 = 0; c0 < f.todo.size(); c0 += kChunk) {
             if (interrupted()) throw Interrupted{};
+            if (par_) safe_point();
             const std::size_t n = std::min(kChunk, f.todo.size() - c0);
             const Ref* sq = f.todo.data() + c0;
-            if (level == kMinRoot) evaluate_leaves(sq, n);
-            else if (full_step(level)) evaluate_full(level, f, sq, n);
-            else evaluate_slow(level, f, sq, n);
-            for (std::size_t i = 0; i < n; ++i) nodes_[sq[i]].spare = 0;
+            if (level == kMinRoot) evaluate_leaves(w, sq, n);
+            else if (full_step(level)) evaluate_full(w, level, f, sq, n);
+            else evaluate_slow(w, level, f, sq, n);
+            for (std::size_t i = 0; i < n; ++i) unqueue(w, sq[i]);
         }
         f.todo.clear();
     }
@@ -915,7 +1062,7 @@ private:
     // Full step (2^(level-2)): the nine overlapping squares of level - 1 advanced 2^(level-3), then
     // the four squares their results make advanced 2^(level-3) again. rec per square: the five
     // squares between the quarters, the four quarters, then the four second-stage squares.
-    void evaluate_full(int level, Frame& f, const Ref* sq, std::size_t n) {
+    void evaluate_full(Worker& w, int level, Frame& f, const Ref* sq, std::size_t n) {
         const int l1 = level - 1;
         f.rec.assign(n * 13, 0);
         f.keys.resize(n * 5 * 4);
@@ -934,7 +1081,7 @@ private:
         }
         {
             // The five between-squares of each square land in rec[i*13 .. +4].
-            std::vector<Ref>& t = scratch_[level];
+            std::vector<Ref>& t = w.scratch[level];
             t.assign(n * 5, 0);
             lookup_many(l1, f, t.data(), n * 5);
             for (std::size_t i = 0; i < n; ++i)
@@ -942,10 +1089,10 @@ private:
             t.clear();
         }
         for (std::size_t i = 0; i < n * 13; ++i)
-            if (i % 13 < 9) enqueue(f.rec[i], l1);
-        evaluate(l1);
+            if (i % 13 < 9) enqueue(w, f.rec[i], l1);
+        evaluate(w, l1);
         // Stage two: the 3x3 results in order (r00 r01 r02 / r10 r11 r12 / r20 r21 r22).
-        std::vector<Ref>& r9 = scratch_[level];
+        std::vector<Ref>& r9 = w.scratch[level];
         r9.resize(n * 9);
         {
             Ref* tmp = r9.data();
@@ -969,7 +1116,7 @@ private:
         // The results just read are reachable only through the squares in rec (kept by the
         // collector with their results) until the second-stage squares exist.
         {
-            std::vector<Ref>& t = scratch_[level];
+            std::vector<Ref>& t = w.scratch[level];
             t.assign(n * 4, 0);
             lookup_many(l1, f, t.data(), n * 4);
             for (std::size_t i = 0; i < n; ++i)
@@ -977,14 +1124,14 @@ private:
             t.clear();
         }
         for (std::size_t i = 0; i < n; ++i)
-            for (int k = 9; k < 13; ++k) enqueue(f.rec[i * 13 + k], l1);
-        evaluate(l1);
-        finish(level, f, sq, n);
+            for (int k = 9; k < 13; ++k) enqueue(w, f.rec[i * 13 + k], l1);
+        evaluate(w, l1);
+        finish(w, level, f, sq, n);
     }
 
     // Slow step (2^j_ < 2^(level-2)): the nine squares of level - 2 around the centre, not advanced,
     // make four squares of level - 1 that are advanced 2^j_. rec per square: the four at 9..12.
-    void evaluate_slow(int level, Frame& f, const Ref* sq, std::size_t n) {
+    void evaluate_slow(Worker& w, int level, Frame& f, const Ref* sq, std::size_t n) {
         f.rec.assign(n * 13, 0);
         f.keys.resize(n * 9 * 4);
         for (std::size_t i = 0; i < n; ++i) {
@@ -1008,7 +1155,7 @@ private:
         }
         // The nine centres go in rec[i*13 .. +8] (kept there until the four squares exist).
         {
-            std::vector<Ref>& t = scratch_[level];
+            std::vector<Ref>& t = w.scratch[level];
             t.assign(n * 9, 0);
             lookup_many(level - 2, f, t.data(), n * 9);
             for (std::size_t i = 0; i < n; ++i)
@@ -1023,7 +1170,7 @@ private:
             std::memcpy(&f.keys[i * 16], quads, sizeof quads);
         }
         {
-            std::vector<Ref>& t = scratch_[level];
+            std::vector<Ref>& t = w.scratch[level];
             t.assign(n * 4, 0);
             lookup_many(level - 1, f, t.data(), n * 4);
             for (std::size_t i = 0; i < n; ++i)
@@ -1031,14 +1178,14 @@ private:
             t.clear();
         }
         for (std::size_t i = 0; i < n; ++i)
-            for (int k = 9; k < 13; ++k) enqueue(f.rec[i * 13 + k], level - 1);
-        evaluate(level - 1);
-        finish(level, f, sq, n);
+            for (int k = 9; k < 13; ++k) enqueue(w, f.rec[i * 13 + k], level - 1);
+        evaluate(w, level - 1);
+        finish(w, level, f, sq, n);
     }
 
     // Last phase of both: each square's result is the square of the four results in rec[9..12].
-    void finish(int level, Frame& f, const Ref* sq, std::size_t n) {
-        std::vector<Ref>& s4 = scratch_[level];
+    void finish(Worker& w, int level, Frame& f, const Ref* sq, std::size_t n) {
+        std::vector<Ref>& s4 = w.scratch[level];
         s4.resize(n * 4);
         results_of(level - 1, f, n, 9, 4, s4.data());
         f.keys.assign(s4.begin(), s4.end());
@@ -1052,7 +1199,7 @@ private:
 
     // Level 6: the 64x64 block of each square's 16 leaves through the kernel; its centre 32x32 is
     // the result (four leaves and their level-5 node).
-    void evaluate_leaves(const Ref* sq, std::size_t n) {
+    void evaluate_leaves(Worker& w, const Ref* sq, std::size_t n) {
         const int gens = full_step(kMinRoot) ? 16 : 1 << j_;
         for (std::size_t i = 0; i < n && i < 2; ++i)
             for (Ref k : nodes_[sq[i]].kid) __builtin_prefetch(&nodes_[k]);
@@ -1062,33 +1209,41 @@ private:
             if (i + 1 < n)
                 for (Ref k : nodes_[sq[i + 1]].kid)
                     for (Ref g : nodes_[k].kid) __builtin_prefetch(&leaves_[g]);
-            set_result(sq[i], kMinRoot, advance_leaves(sq[i], gens));
+            set_result(sq[i], kMinRoot, advance_leaves(w, sq[i], gens));
         }
     }
 
-    // The centre square of the root, 2^j_ generations on.
-    Ref advance(Ref n, int level) {
+    void unqueue(const Worker& w, Ref r) {
+        Node& n = nodes_[r];
+        if (ld(n.queued) == w.id) st(n.queued, std::uint32_t{0});
+    }
+
+    // The centre square of `n` (the root, or a square of a parallel step's task), 2^j_ generations
+    // on, evaluated breadth first by one worker.
+    Ref advance(Worker& w, Ref n, int level) {
         if (const Ref r = result_of(n, level)) return r;
-        for (auto& fr : frames_) fr.todo.clear();
-        enqueue(n, level);
+        for (auto& fr : w.frames) fr.todo.clear();
+        enqueue(w, n, level);
         try {
-            evaluate(level);
+            evaluate(w, level);
         } catch (...) {
             // Abandoned mid-way: unmark what was queued, drop the frames.
-            for (auto& fr : frames_) {
-                for (Ref r : fr.todo) nodes_[r].spare = 0;
+            for (auto& fr : w.frames) {
+                for (Ref r : fr.todo) unqueue(w, r);
                 fr.todo.clear();
                 fr.rec.clear();
+                fr.later.clear();
             }
+            for (auto& sc : w.scratch) sc.clear();
             throw;
         }
         return result_of(n, level);
     }
 
     // Level 6 alone: the kernel on the 16 leaves, then the four result leaves and their node.
-    Ref advance_leaves(Ref n, int gens) {
+    Ref advance_leaves(Worker& w, Ref n, int gens) {
         alignas(64) std::uint64_t rows[64];
-        const Node x = nodes_[n];
+        const Node& x = nodes_[n];
         for (int q = 0; q < 4; ++q) {
             const Node& k = nodes_[x.kid[q]];
             for (int g = 0; g < 4; ++g) {
@@ -1110,8 +1265,9 @@ private:
             out[3].row[y] = static_cast<std::uint16_t>(rows[32 + y] >> 32);
         }
         // Room first: the four new leaves are nobody's children until their node exists.
-        make_room_for(1, 4);
-        GcPause pause(*this);
+        if (par_) reserve(w, 1, 4);
+        else make_room_for(1, 4);
+        GcPause pause(*this, !par_);
         std::uint64_t h[4];
         const std::size_t mask = leaf_slots_ - 1;
         for (int i = 0; i < 4; ++i) {
@@ -1123,6 +1279,349 @@ private:
         Ref k[4];
         for (int i = 0; i < 4; ++i) k[i] = leaf_hashed(h[i], out[i]);
         return node(kLeafLevel + 1, k[0], k[1], k[2], k[3]);
+    }
+
+    // ---- threads ----
+    //
+    // A parallel step evaluates breadth first as the single-threaded one does, but a level's queue of
+    // at least 2 * task_squares_ squares is split into OpenMP tasks, each evaluating its piece (and
+    // everything below it) with a worker of its own, splitting again where its queues grow long;
+    // the task that split waits for them. The store is shared: lookups
+    // probe the tables without a lock and insert with a compare-and-swap; each worker takes free
+    // indices in batches under a lock. Results are stored atomically (two workers computing the same
+    // result store the same square). When a batch cannot be refilled, the worker stops the world:
+    // every other worker parks at its next safe point (a refill, a chunk boundary, a task's start),
+    // and the one worker grows or collects the store alone (make_room), marking every worker's
+    // frames (those of waiting tasks too), so the step carries on where it was.
+
+    bool use_tasks() const { return (threads_ > 1 || always_tasks_) && level_ >= kTaskRoot; }
+
+    void enter() {
+        std::unique_lock lk(world_m_);
+        world_cv_.wait(lk, [&] { return !stopping_; });
+        ++active_;
+    }
+    void leave() {
+        std::lock_guard lk(world_m_);
+        --active_;
+        if (stopping_) world_cv_.notify_all();  // the worker that stopped the world counts us
+    }
+    void park(std::unique_lock<std::mutex>& lk) {
+        if (!stopping_) return;
+        ++parked_;
+        world_cv_.notify_all();
+        world_cv_.wait(lk, [&] { return !stopping_; });
+        --parked_;
+    }
+    // Everything this worker holds is in its frames whenever it calls this.
+    void safe_point() {
+        if (stop_flag_.load(std::memory_order_relaxed)) {
+            std::unique_lock lk(world_m_);
+            park(lk);
+        }
+        if (abort_.load(std::memory_order_relaxed)) throw Abort{};
+    }
+    void fail(std::exception_ptr e) {
+        std::lock_guard lk(world_m_);
+        if (!failure_) failure_ = e;
+        abort_.store(true);
+    }
+    // Runs fn with every other active worker parked; false (fn not run) when another worker had
+    // stopped the world first: the caller tries again.
+    template <class F>
+    bool alone(F&& fn) {
+        std::unique_lock lk(world_m_);
+        if (stopping_) {
+            park(lk);
+            return false;
+        }
+        stopping_ = true;
+        stop_flag_.store(true);
+        world_cv_.wait(lk, [&] { return parked_ == active_ - 1; });
+        try {
+            fn();
+        } catch (...) {
+            if (!failure_) failure_ = std::current_exception();
+            abort_.store(true);
+            stopping_ = false;
+            stop_flag_.store(false);
+            world_cv_.notify_all();
+            throw Abort{};
+        }
+        stopping_ = false;
+        stop_flag_.store(false);
+        world_cv_.notify_all();
+        return true;
+    }
+
+    // Unused batches back to the free lists (alone, or after the parallel step).
+    void return_batches() {
+        for (auto& w : workers_) {
+            for (Ref r : w->nodes) {
+                Node& n = nodes_[r];
+                n = Node{};
+                n.kid[0] = node_free_;
+                node_free_ = r;
+                ++node_free_count_;
+                --node_count_;
+            }
+            w->nodes.clear();
+            for (Ref r : w->leaves) {
+                Leaf& l = leaves_[r];
+                l = Leaf{};
+                std::memcpy(l.row, &leaf_free_, sizeof(Ref));
+                leaf_free_ = r;
+                ++leaf_free_count_;
+                --leaf_count_;
+            }
+            w->leaves.clear();
+        }
+    }
+
+    // Alone: room for a batch per worker of both kinds, in the arrays and in the tables (which
+    // stay at most half full, as in the single-threaded path).
+    void make_room_alone() {
+        return_batches();
+        const std::size_t want = kBatch * workers_.size();
+        make_room(want, want);
+        while ((node_count_ + want) * 2 > node_slots_) rebuild_node_table(node_slots_ * 2);
+        while ((leaf_count_ + want) * 2 > leaf_slots_) rebuild_leaf_table(leaf_slots_ * 2);
+    }
+
+    // A batch of free indices for w (taken counts as used until returned).
+    bool take(Worker& w, bool leaf) {
+        std::lock_guard lk(store_m_);
+        if (leaf) {
+            if (leaves_.capacity() - leaf_top_ + leaf_free_count_ < kBatch || (leaf_count_ + kBatch) * 2 > leaf_slots_)
+                return false;
+            for (std::size_t i = 0; i < kBatch; ++i) {
+                Ref r;
+                if (leaf_free_) {
+                    r = leaf_free_;
+                    std::memcpy(&leaf_free_, leaves_[r].row, sizeof(Ref));
+                    --leaf_free_count_;
+                } else {
+                    r = static_cast<Ref>(leaf_top_++);
+                }
+                w.leaves.push_back(r);
+            }
+            leaf_count_ += kBatch;
+        } else {
+            if (nodes_.capacity() - node_top_ + node_free_count_ < kBatch || (node_count_ + kBatch) * 2 > node_slots_)
+                return false;
+            for (std::size_t i = 0; i < kBatch; ++i) {
+                Ref r;
+                if (node_free_) {
+                    r = node_free_;
+                    node_free_ = nodes_[r].kid[0];
+                    --node_free_count_;
+                } else {
+                    r = static_cast<Ref>(node_top_++);
+                }
+                w.nodes.push_back(r);
+            }
+            node_count_ += kBatch;
+        }
+        return true;
+    }
+
+    // A safe point: the world may stop here (tables rebuilt, batches returned).
+    void refill(Worker& w, bool leaf) {
+        for (;;) {
+            safe_point();
+            if (take(w, leaf)) return;
+            alone([&] { make_room_alone(); });
+        }
+    }
+
+    // At least `nodes` and `leaves` free indices in w's batches (a safe point).
+    void reserve(Worker& w, std::size_t nodes, std::size_t leaves) {
+        while (w.nodes.size() < nodes || w.leaves.size() < leaves) refill(w, w.nodes.size() >= nodes);
+    }
+
+    Ref node_par(std::uint64_t hash, int level, Ref a, Ref b, Ref c, Ref d) {
+        Worker& w = *tl_worker;
+        for (;;) {
+            Ref mine = 0;
+            const std::size_t mask = node_slots_ - 1;
+            for (std::size_t slot = hash & mask;; slot = (slot + 1) & mask) {
+                Ref s = ld(node_table_[slot]);
+                if (s == 0) {
+                    if (!mine) {
+                        if (w.nodes.empty()) break;
+                        mine = w.nodes.back();
+                        w.nodes.pop_back();
+                        Node& n = nodes_[mine];
+                        n = Node{};
+                        n.kid[0] = a, n.kid[1] = b, n.kid[2] = c, n.kid[3] = d;
+                        n.level = static_cast<std::uint8_t>(level);
+                    }
+                    // Published with its contents; a lost race means another worker put a square
+                    // in this slot, maybe this one.
+                    if (std::atomic_ref<Ref>(node_table_[slot]).compare_exchange_strong(s, mine, std::memory_order_acq_rel))
+                        return mine;
+                }
+                const Node& n = nodes_[s];
+                if (n.kid[0] == a && n.kid[1] == b && n.kid[2] == c && n.kid[3] == d && n.level == level) {
+                    if (mine) w.nodes.push_back(mine);  // unpublished: reused
+                    return s;
+                }
+            }
+            refill(w, false);  // the tables may be new after it
+        }
+    }
+
+    Ref leaf_par(std::uint64_t hash, const Leaf& l) {
+        Worker& w = *tl_worker;
+        for (;;) {
+            Ref mine = 0;
+            const std::size_t mask = leaf_slots_ - 1;
+            for (std::size_t slot = hash & mask;; slot = (slot + 1) & mask) {
+                Ref s = ld(leaf_table_[slot]);
+                if (s == 0) {
+                    if (!mine) {
+                        if (w.leaves.empty()) break;
+                        mine = w.leaves.back();
+                        w.leaves.pop_back();
+                        leaves_[mine] = l;
+                    }
+                    if (std::atomic_ref<Ref>(leaf_table_[slot]).compare_exchange_strong(s, mine, std::memory_order_acq_rel))
+                        return mine;
+                }
+                if (same_leaf(leaves_[s], l)) {
+                    if (mine) w.leaves.push_back(mine);
+                    return s;
+                }
+            }
+            refill(w, true);
+        }
+    }
+
+    using Seconds = std::chrono::duration<double>;
+
+    // A worker for a task (its frames must not be those of a task suspended on this thread).
+    Worker& acquire() {
+        std::lock_guard lk(pool_m_);
+        if (idle_.empty()) {
+            workers_.push_back(std::make_unique<Worker>());
+            workers_.back()->id = static_cast<std::uint32_t>(workers_.size());
+            return *workers_.back();
+        }
+        Worker* w = idle_.back();
+        idle_.pop_back();
+        return *w;
+    }
+    void release(Worker& w) {
+        std::lock_guard lk(pool_m_);
+        idle_.push_back(&w);
+    }
+
+    // One task: squares sq[0..n) of `level` (queued by the parent) evaluated breadth first by a
+    // worker of its own; returns the task's span.
+    double run_piece(const Ref* sq, std::size_t n, int level) {
+        double span = 0;
+        enter();
+        Worker& w = acquire();
+        Worker* const outer = tl_worker;
+        tl_worker = &w;
+        const auto t0 = Clock::now();
+        w.waited = w.child_span = 0;
+        bool clean = false;
+        try {
+            safe_point();
+            tasks_.fetch_add(1, std::memory_order_relaxed);
+            w.frames[level].todo.assign(sq, sq + n);
+            evaluate_here(w, level);
+            clean = true;
+        } catch (const Abort&) {
+        } catch (...) {
+            fail(std::current_exception());
+        }
+        if (!clean) {
+            // Abandoned mid-way: unmark what was queued, drop the frames.
+            for (auto& fr : w.frames) {
+                for (Ref r : fr.todo) unqueue(w, r);
+                fr.todo.clear();
+                fr.rec.clear();
+                fr.later.clear();
+            }
+            for (auto& sc : w.scratch) sc.clear();
+        }
+        const double self = Seconds(Clock::now() - t0).count() - w.waited;
+        w.work += self;
+        span = self + w.child_span;
+        tl_worker = outer;
+        release(w);
+        leave();
+        return span;
+    }
+
+    // Splits a long queue of `level` into tasks (the last one run here) and waits for them.
+    void evaluate_pieces(Worker& w, int level) {
+        Frame& f = w.frames[level];
+        const std::size_t n = f.todo.size();
+        // Up to 16 pieces, whatever the threads: the task graph (its work and span) is the same for
+        // any number of them, and 16 pieces keep 2 to 16 threads busy where the queue is long.
+        const std::size_t piece = std::clamp<std::size_t>((n + 15) / 16, task_squares_, kChunk);
+        const std::size_t pieces = (n + piece - 1) / piece;
+        double few[16];
+        std::vector<double> many(pieces > 16 ? pieces : 0);
+        double* const spans = pieces > 16 ? many.data() : few;
+        const Ref* sq = f.todo.data();
+        const auto t0 = Clock::now();
+        leave();  // this task waits: it holds nothing the collector cannot see (its frames)
+        for (std::size_t p = 0; p + 1 < pieces; ++p) {
+#ifdef _OPENMP
+#pragma omp task default(shared) firstprivate(p)
+#endif
+            spans[p] = run_piece(sq + p * piece, std::min(piece, n - p * piece), level);
+        }
+        spans[pieces - 1] = run_piece(sq + (pieces - 1) * piece, n - (pieces - 1) * piece, level);
+#ifdef _OPENMP
+#pragma omp taskwait
+#endif
+        enter();
+        w.waited += Seconds(Clock::now() - t0).count();
+        w.child_span += *std::max_element(spans, spans + pieces);
+        for (Ref r : f.todo) unqueue(w, r);
+        f.todo.clear();
+        if (abort_.load()) throw Abort{};
+    }
+
+    // advance() with tasks: the step's root evaluated breadth first from one worker, every long
+    // queue split among threads_ threads.
+    Ref advance_tasks(Ref n, int level) {
+        if (const Ref r = result_of(n, level)) return r;
+        failure_ = nullptr;
+        abort_.store(false);
+        for (auto& w : workers_) w->work = 0;
+        // Room for every thread's first batch, so that the first refills rarely stop the world.
+        make_room_alone();
+        idle_.clear();
+        for (auto& w : workers_) idle_.push_back(w.get());
+        par_ = true;
+        double span = 0;
+#ifdef _OPENMP
+#pragma omp parallel num_threads(threads_)
+        {
+#pragma omp single
+            {
+                const Ref root[1] = {n};
+                span = run_piece(root, 1, level);
+            }
+        }
+#endif
+        par_ = false;
+        return_batches();
+        ++parallel_steps_;
+        for (auto& w : workers_) work_seconds_ += w->work;
+        span_seconds_ += span;
+        if (failure_) {
+            std::exception_ptr e = failure_;
+            failure_ = nullptr;
+            std::rethrow_exception(e);
+        }
+        return result_of(n, level);
     }
 
     void make_room_for(std::size_t nodes, std::size_t leaves) {
@@ -1459,8 +1958,23 @@ private:
     std::vector<Ref> protect_;
     Ref saved_root_ = 0;  // the root before a watched step (step() restores it when refused)
     Ref piece_root_ = 0;  // the root before the piece of it being stepped or searched
-    Frame frames_[kMaxLevel + 1];
-    std::vector<Ref> scratch_[kMaxLevel + 1];
+    std::vector<std::unique_ptr<Worker>> workers_;  // workers_[0] also runs the single-threaded steps
+    int threads_ = 1;
+    std::size_t task_squares_ = kTaskSquares;
+    std::mutex pool_m_;
+    std::vector<Worker*> idle_;  // workers_ not in use by a task (parallel steps)
+    bool always_tasks_ = false;
+    bool par_ = false;  // a parallel step is running: the store is shared (node_par, leaf_par)
+    std::mutex store_m_;  // free lists and counts while par_
+    std::mutex world_m_;
+    std::condition_variable world_cv_;
+    int active_ = 0, parked_ = 0;  // workers running engine code; those of them parked at a safe point
+    bool stopping_ = false;        // one worker runs alone (world_m_)
+    std::atomic<bool> stop_flag_{false}, abort_{false};
+    std::exception_ptr failure_;  // the first exception of a parallel step's tasks
+    std::int64_t parallel_steps_ = 0, parallel_collections_ = 0;
+    std::atomic<std::int64_t> tasks_{0};
+    double work_seconds_ = 0, span_seconds_ = 0;
 
     Ref empty_[kMaxLevel + 1]{};
     Ref root_ = 0;
@@ -1497,6 +2011,11 @@ namespace tilelife::hashlife {
 
 void set_deadline(Engine& engine, std::chrono::steady_clock::time_point deadline) {
     if (auto* h = dynamic_cast<HashlifeEngine*>(&engine)) h->set_deadline(deadline);
+}
+
+std::string check_store(const Engine& engine) {
+    if (const auto* h = dynamic_cast<const HashlifeEngine*>(&engine)) return h->check();
+    return "not cpu:hashlife";
 }
 
 void replace_cells(Engine& engine, const std::vector<Cell>& cells) {

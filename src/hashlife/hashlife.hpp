@@ -27,6 +27,13 @@ struct Tuning {
     // The level-6 leaf kernel's instruction set: 0 = the best this CPU has, 1 = baseline, 2 = AVX2,
     // 3 = AVX-512 (tests run each supported one).
     int simd = 0;
+    // Parallel steps (more than one thread): a level's queue of squares to evaluate is split into
+    // tasks of at least this many squares once it holds twice as many. 0: the default (8). Tests
+    // lower it to make many small tasks racing for the same squares.
+    int task_squares = 0;
+    // Steps as tasks even on one thread (for large enough roots): the task graph run serially, for
+    // its work and span (describe()) and for tests.
+    bool always_tasks = false;
 };
 
 std::unique_ptr<Engine> make_hashlife(const BoardSpec& spec, const EngineOptions& options, const Tuning& tuning = {});
@@ -41,6 +48,10 @@ std::unique_ptr<Engine> make_auto(const BoardSpec& spec, const EngineOptions& op
 // Replaces every cell of a cpu:hashlife engine by `cells`, keeping its store of squares and results
 // (cpu:auto's trials reuse what earlier ones computed).
 void replace_cells(Engine& hashlife_engine, const std::vector<Cell>& cells);
+
+// Tests: "" when every square of a cpu:hashlife engine's store is stored once and found by its
+// contents, its counts are right and its results name live squares; else what is wrong.
+std::string check_store(const Engine& hashlife_engine);
 
 // A time limit for the steps of a cpu:hashlife engine (cpu:auto's trials): past it, step() returns
 // early as when interrupted (generation() says how far it got). A default time_point: none.

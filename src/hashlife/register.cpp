@@ -17,6 +17,11 @@ void register_hashlife_engines() {
     info.parameters = {
         {"simd", "widest instruction set of the leaf kernel (capped by what this CPU has)",
          {"auto", "avx512", "avx2", "baseline"}, 0, 0, "auto"},
+        {"task-squares", "parallel steps (--threads above 1): fewest squares of one level in a task", {}, 1, 256,
+         "8"},
+        {"tasks", "run steps as tasks: auto (with more than one thread, on large roots), always (also on one thread: "
+                  "measures the task graph's work and span)",
+         {"auto", "always"}, 0, 0, "auto"},
     };
     // What the store starts with; it grows inside the memory budget as the pattern needs.
     info.host_bytes = [](const BoardSpec&, const EngineOptions&) -> std::int64_t { return std::int64_t{1} << 20; };
@@ -25,6 +30,8 @@ void register_hashlife_engines() {
         const std::string simd = options.param("simd", "auto");
         const int cap = simd == "baseline" ? 1 : simd == "avx2" ? 2 : 3;
         tuning.simd = std::min(cap, best_leaf_simd());
+        tuning.task_squares = static_cast<int>(options.param_int("task-squares", 0));
+        tuning.always_tasks = options.param("tasks", "auto") == "always";
         return make_hashlife(spec, options, tuning);
     });
 

@@ -195,6 +195,7 @@ TEST(HashlifeMemory, CollectionsKeepTheCellsExact) {
     large.initial_bytes = 64 << 20;
     EngineOptions tight;
     tight.max_bytes = 3 << 20;
+    tight.threads = 1;  // the single-threaded policy (hashlife_threads_test.cpp collects mid-step with threads)
     const Cells start = test::united(kGun, test::soup(48, 48, 0.4, 21, 100, 100));
     auto roomy = hashlife("B3/S23", {}, large), cramped = hashlife("B3/S23", tight, small);
     roomy->set_cells(start);

@@ -1,0 +1,213 @@
+// cpu:hashlife with threads: every step of a large enough root runs as tasks sharing one store.
+// The cells must be those of the single-threaded engine (itself checked against cpu:reference and
+// bgolly), with 2 and 4 threads (4 on this 2-core machine interleaves them), the smallest task level
+// (many small tasks racing for the same squares) and a store so small that it is collected in the
+// middle of parallel steps.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <thread>
+
+#include "hashlife/hashlife.hpp"
+#include "support/test_support.hpp"
+#include "tilelife/board.hpp"
+#include "tilelife/builtin.hpp"
+#include "tilelife/pattern.hpp"
+#include "tilelife/quadtree.hpp"
+
+namespace tilelife {
+namespace {
+
+using test::Cells;
+
+BoardSpec plane(const std::string& rule = "B3/S23") { return test::spec_of(0, 0, Topology::unbounded, rule); }
+
+std::int64_t property(const Engine& e, const std::string& key) {
+    for (const auto& [k, v] : e.describe().properties)
+        if (k == key) return std::get<std::int64_t>(v);
+    ADD_FAILURE() << "no property " << key;
+    return -1;
+}
+
+// Many small tasks and a store that collects every few hundred kilobytes.
+hashlife::Tuning racy(bool tiny_store = true) {
+    hashlife::Tuning t;
+    t.task_squares = 2;
+    if (tiny_store) t.initial_bytes = t.soft_limit_bytes = 256 << 10;
+    return t;
+}
+
+std::unique_ptr<Engine> threaded(int threads, const std::string& rule = "B3/S23", bool tiny_store = true,
+                                 std::int64_t budget = 0) {
+    EngineOptions o;
+    o.threads = threads;
+    o.max_bytes = budget;
+    return hashlife::make_hashlife(plane(rule), o, racy(tiny_store));
+}
+
+std::unique_ptr<Engine> single(const std::string& rule = "B3/S23") {
+    EngineOptions o;
+    o.threads = 1;
+    return hashlife::make_hashlife(plane(rule), o);
+}
+
+TEST(HashlifeThreads, SoupsMatchOneThreadAndTheReferenceWithCollectionsMidStep) {
+    register_builtin_engines();
+    for (int threads : {2, 4}) {
+        std::int64_t mid_step_collections = 0;
+        for (const std::string rule : {"B3/S23", "B36/S23", "B3678/S34678"}) {
+            SCOPED_TRACE(rule + ", " + std::to_string(threads) + " threads");
+            const Cells start = test::soup(96, 80, 0.4, 11 + threads, -40, 17);
+            auto one = single(rule), many = threaded(threads, rule, true, 8 << 20);
+            auto ref = create_engine("cpu:reference", plane(rule));
+            one->set_cells(start);
+            many->set_cells(start);
+            ref->set_cells(start);
+            for (std::int64_t n : {std::int64_t{1000}, std::int64_t{1}, std::int64_t{777}}) {
+                one->step(n);
+                many->step(n);
+                ref->step(n);
+                ASSERT_EQ(many->generation(), one->generation());
+                EXPECT_CELLS(ref->live_cells(), many->live_cells());
+                ASSERT_EQ(hashlife::check_store(*many), "");
+            }
+            for (std::int64_t n : {std::int64_t{65536}, std::int64_t{100003}}) {
+                one->step(n);
+                many->step(n);
+                EXPECT_CELLS(one->live_cells(), many->live_cells());
+                ASSERT_EQ(hashlife::check_store(*many), "");
+            }
+            EXPECT_GT(property(*many, "parallel steps"), 0);
+            mid_step_collections += property(*many, "parallel collections");
+            EXPECT_LE(property(*many, "bytes"), 8 << 20);
+            EXPECT_EQ(many->describe().threads, threads);
+        }
+        EXPECT_GE(mid_step_collections, 1) << "no collections during parallel steps with " << threads << " threads";
+    }
+}
+
+// Golly's HashLife patterns: the exported trees (what run -o writes) equal the single-threaded
+// engine's, whose equality with bgolly's golly_hashlife_test checks.
+TEST(HashlifeThreads, GollyPatternsGiveTheSameTreesAsOneThread) {
+    register_builtin_engines();
+    const std::string dir = "/usr/share/golly/Patterns/HashLife/";
+    if (!std::filesystem::exists(dir + "metapixel-galaxy.mc.gz")) GTEST_SKIP() << "Golly's patterns are not installed";
+    struct Job {
+        const char* file;
+        std::int64_t gens;
+    };
+    for (const Job& j : {Job{"metapixel-galaxy.mc.gz", 4097}, Job{"broken-lines.mc", 100003},
+                         Job{"hexadecimal.mc.gz", 1025}, Job{"catacryst.mc", 65537}}) {
+        SCOPED_TRACE(j.file);
+        ReadLimits limits;
+        limits.list_tree_cells = false;
+        const Pattern p = read_pattern(dir + j.file, limits);
+        ASSERT_TRUE(p.tree);
+        const BoardPlan plan = plan_board(p, BoardOverrides{}, j.file);
+        for (int threads : {2, 4}) {
+            EngineOptions o;
+            o.threads = threads;
+            o.max_bytes = 512 << 20;
+            hashlife::Tuning t = racy();
+            t.initial_bytes = t.soft_limit_bytes = 8 << 20;
+            auto many = hashlife::make_hashlife(plan.spec, o, t);
+            auto one = single(plan.spec.rule.to_string());
+            ASSERT_TRUE(many->load_quadtree(*p.tree));
+            ASSERT_TRUE(one->load_quadtree(*p.tree));
+            one->step(j.gens);
+            many->step(j.gens);
+            EXPECT_EQ(many->population(), one->population());
+            EXPECT_EQ(hashlife::check_store(*many), "");
+            EXPECT_EQ(format_macrocell(*many->quadtree(), "B3/S23", 0), format_macrocell(*one->quadtree(), "B3/S23", 0))
+                << threads << " threads";
+            EXPECT_GT(property(*many, "parallel steps"), 0);
+        }
+    }
+}
+
+TEST(HashlifeThreads, TasksOnOneThreadAreTheSameSteps) {
+    // The task graph run serially (what measures its work and span) gives the same cells.
+    hashlife::Tuning t = racy();
+    t.always_tasks = true;
+    EngineOptions o;
+    o.threads = 1;
+    auto tasks = hashlife::make_hashlife(plane(), o, t);
+    auto one = single();
+    const Cells start = test::soup(64, 64, 0.4, 3);
+    tasks->set_cells(start);
+    one->set_cells(start);
+    tasks->step(30001);
+    one->step(30001);
+    EXPECT_CELLS(one->live_cells(), tasks->live_cells());
+    EXPECT_GT(property(*tasks, "parallel steps"), 0);
+    EXPECT_GT(property(*tasks, "tasks"), 0);
+    double work = 0, span = 0;
+    for (const auto& [k, v] : tasks->describe().properties) {
+        if (k == "task work seconds") work = std::get<double>(v);
+        if (k == "task span seconds") span = std::get<double>(v);
+    }
+    EXPECT_GT(span, 0);
+    EXPECT_GE(work, span * 0.999);
+}
+
+TEST(HashlifeThreads, InterruptAndDeadlineStopAParallelStepAtAnExactState) {
+    std::atomic<bool> stop{false};
+    EngineOptions o;
+    o.threads = 4;
+    o.interrupt = &stop;
+    auto e = hashlife::make_hashlife(plane("B2/S"), o, racy());
+    const Cells start = test::soup(16, 16, 0.3, 9);
+    e->set_cells(start);
+    std::thread stopper([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        stop = true;
+    });
+    e->step((std::int64_t{1} << 20) - 1);
+    stopper.join();
+    const std::int64_t g = e->generation();
+    ASSERT_GT(g, 0);
+    ASSERT_LT(g, (std::int64_t{1} << 20) - 1);
+    auto fresh = single("B2/S");
+    fresh->set_cells(start);
+    fresh->step(g);
+    EXPECT_EQ(e->population(), fresh->population());
+    EXPECT_EQ(e->extent(), fresh->extent());
+    stop = false;
+    e->step(3);
+    fresh->step(3);
+    EXPECT_CELLS(fresh->live_cells(), e->live_cells());
+
+    // cpu:auto's trials: a deadline in the past stops the next step before it changes anything.
+    auto d = hashlife::make_hashlife(plane("B2/S"), o, racy());
+    d->set_cells(start);
+    hashlife::set_deadline(*d, std::chrono::steady_clock::now() + std::chrono::milliseconds(200));
+    d->step((std::int64_t{1} << 20) - 1);
+    ASSERT_LT(d->generation(), (std::int64_t{1} << 20) - 1);
+    auto f2 = single("B2/S");
+    f2->set_cells(start);
+    f2->step(d->generation());
+    EXPECT_EQ(d->population(), f2->population());
+}
+
+TEST(HashlifeThreads, APatternOverTheBudgetIsARuntimeErrorWithThreadsToo) {
+    auto e = threaded(4, "B3/S23", false, 200 << 10);
+    e->set_cells(test::soup(300, 300, 0.45, 5));
+    EXPECT_THROW(e->step(4096), RuntimeError);
+}
+
+TEST(HashlifeThreads, AutoPassesItsThreadsToItsHashlife) {
+    register_builtin_engines();
+    EngineOptions o;
+    o.threads = 3;
+    auto a = create_engine("cpu:auto", plane(), o);
+    a->set_cells(test::soup(20, 20, 0.4, 1));  // sparse: HashLife from the start
+    a->step(1 << 16);
+    EXPECT_EQ(a->describe().threads, 3);
+    auto h = create_engine("cpu:hashlife", plane(), o);
+    EXPECT_EQ(h->describe().threads, 3);
+}
+
+}  // namespace
+}  // namespace tilelife
