@@ -380,8 +380,10 @@ private:
     }
 
     std::string over_budget() const {
-        return "cpu:streamlife: the pattern needs more than the memory budget of " + std::to_string(budget_ >> 20) +
-               " MiB (" + std::to_string(budget_) + " bytes)";
+        const std::string size = budget_ >= (std::int64_t{1} << 20) ? std::to_string(budget_ >> 20) + " MiB"
+                                                                     : std::to_string(budget_ >> 10) + " KiB";
+        return "cpu:streamlife: the pattern needs more than the memory budget of " + size + " (" +
+               std::to_string(budget_) + " bytes)";
     }
 
     // ---- pair memo ----
