@@ -736,8 +736,8 @@ private:
         // whose side is at least 2^k.
         while (level_ < std::max(k + 3, kMinRoot + 1) || !in_inner(ra_) || !in_inner(rb_)) {
             if (level_ == kMaxLevel)
-                throw RuntimeError("cpu:streamlife: the pattern leaves the plane (beyond 2^61 cells from the origin) "
-                                   "after generation " + std::to_string(generation_));
+                throw RuntimeError("cpu:streamlife: the pattern leaves the plane this engine runs (|x|, |y| up to about "
+                                   "2^60) after generation " + std::to_string(generation_));
             grow_to(level_ + 1);
         }
         const auto [a, b] = pair_result(ra_, rb_, level_, k);

@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <future>
+#include <thread>
 
 #include "hashlife/streamlife.hpp"
 #include "support/test_support.hpp"
@@ -207,18 +209,33 @@ TEST(StreamlifeMemory, APatternOverTheBudgetIsARuntimeErrorNamingIt) {
     EXPECT_THROW(streamlife("B3/S23", tiny), InputError);
 }
 
-TEST(StreamlifeRun, InterruptLeavesAnExactState) {
-    std::atomic<bool> stop{true};
+TEST(StreamlifeRun, InterruptStopsALongStepAndLeavesAnExactState) {
+    // A soup's chaos takes seconds to reach 2^20 generations; the flag, raised after 50 ms, stops
+    // the run between pieces or inside one (undoing that piece), at an exact generation.
+    std::atomic<bool> stop{false};
     EngineOptions o;
     o.interrupt = &stop;
     auto s = streamlife("B3/S23", o);
-    s->set_cells(kGun);
-    s->step(std::int64_t{1} << 40);
+    const Cells start = test::soup(200, 200, 0.4, 11);
+    s->set_cells(start);
+    std::thread raiser([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        stop = true;
+    });
+    s->step((std::int64_t{1} << 20) - 1);  // twenty pieces
+    raiser.join();
+    EXPECT_LT(s->generation(), (std::int64_t{1} << 20) - 1);
     register_builtin_engines();
-    auto ref = create_engine("cpu:reference", plane());
-    ref->set_cells(kGun);
-    ref->step(s->generation());
-    EXPECT_CELLS(ref->live_cells(), s->live_cells());
+    auto h = create_engine("cpu:hashlife", plane());
+    h->set_cells(start);
+    h->step(s->generation());
+    EXPECT_CELLS(h->live_cells(), s->live_cells());
+}
+
+TEST(StreamlifeRun, ARunLeavingThePlaneIsARuntimeError) {
+    auto s = streamlife();
+    s->set_cells(test::picture({".O.", "..O", "OOO"}));
+    EXPECT_THROW(s->step(INT64_MAX), RuntimeError);
 }
 
 // ---------------------------------------------------------------------------------------------
