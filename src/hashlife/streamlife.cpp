@@ -301,10 +301,10 @@ private:
     void reset_store() {
         nodes_.clear();
         nodes_.shrink_to_fit();
-        nodes_.reserve(1024);
+        nodes_.reserve(256);
         nodes_.push_back(blank_node());  // index 0: none
-        table_.assign(2048, 0);
-        pairs_.assign(1024, PairEntry{});
+        table_.assign(1024, 0);
+        pairs_.assign(256, PairEntry{});
         pair_count_ = 0;
         need(0);
         std::uint16_t blank[16] = {};
@@ -345,10 +345,10 @@ private:
         ra_ = to[ra_];
         rb_ = to[rb_];
         for (int l = kLeafLevel; l <= kMaxLevel; ++l) empty_[l] = to[empty_[l]];
-        std::size_t size = 2048;
+        std::size_t size = 1024;
         while (size < nodes_.size() * 4) size *= 2;
         rehash(size);
-        pairs_.assign(1024, PairEntry{});
+        pairs_.assign(256, PairEntry{});
         pair_count_ = 0;
     }
     // After a collection that did not make room enough: a larger store, if the budget has room.
