@@ -6,6 +6,7 @@
 namespace tilelife {
 void register_cpu_engines();
 void register_hashlife_engines();
+void register_streamlife_engine();
 #ifdef TILELIFE_HAVE_OPENCL
 void register_opencl_engines();
 #endif
@@ -18,6 +19,7 @@ void register_builtin_engines() {
     std::call_once(once, [] {
         register_cpu_engines();
         register_hashlife_engines();
+        register_streamlife_engine();
 #ifdef TILELIFE_HAVE_OPENCL
         register_opencl_engines();
 #endif
