@@ -9,7 +9,9 @@
 #        ENGINES ("cpu:hashlife")  tilelife's engines, each timed against the same Golly runs
 #                          ("cpu:auto cpu:hashlife": the default's numbers and HashLife's); ENGINE
 #                          (one engine) is the older name of this setting
-#        TIMEOUT (300)     seconds a run may take before it counts as not finished
+#        TIMEOUT (300)     CPU seconds a run may take before it counts as not finished (ulimit -t:
+#                          the same bound on a busy machine as on a quiet one)
+#        WALL_TIMEOUT (10 x TIMEOUT)  wall-clock seconds a run may take, for runs that wait
 #        PATTERNS          the pattern files (default: the folders above, under $GOLLY_PATTERNS)
 #        GOLLY_PATTERNS (/usr/share/golly/Patterns)
 #        LONG ("...")      patterns too slow for both at GENS: run at LONG_GENS instead
@@ -33,6 +35,7 @@ GENS=${GENS:-"1048576 1000003"}
 ENGINES=${ENGINES:-${ENGINE:-cpu:hashlife}}
 FLOOR_KIB=${FLOOR_KIB:-2048}
 TIMEOUT=${TIMEOUT:-300}
+WALL_TIMEOUT=${WALL_TIMEOUT:-$((TIMEOUT * 10))}
 GP=${GOLLY_PATTERNS:-/usr/share/golly/Patterns}
 # Both programs need minutes per run for these at 2^20 (found by a first pass with TIMEOUT=120).
 LONG=${LONG:-"triple-Snark-wick-extruder.rle.gz line-puffer-superstable.rle line-puffer-unstable.rle unlimited-novelty.mc"}
@@ -57,9 +60,11 @@ median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] 
 timed() {
     local rc=0 t0 t1
     t0=$(date +%s.%N)
-    /usr/bin/time -o "$work/time" -f "%M %U %S" timeout "$TIMEOUT" "$@" >"$work/out" 2>&1 || rc=$?
+    (ulimit -t "$TIMEOUT" && exec /usr/bin/time -o "$work/time" -f "%M %U %S" timeout "$WALL_TIMEOUT" "$@") \
+        >"$work/out" 2>&1 || rc=$?
     t1=$(date +%s.%N)
-    if [ "$rc" = 124 ]; then echo timeout; elif [ "$rc" != 0 ]; then echo failed; else
+    # 124: over the wall-clock bound; SIGXCPU (24) or SIGKILL (9): over the CPU bound.
+    if [ "$rc" = 124 ] || grep -qE "signal (24|9)$" "$work/time"; then echo timeout; elif [ "$rc" != 0 ]; then echo failed; else
         # "WALL MAXRSS CPU" (CPU: user + system seconds)
         echo "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }') $(tail -1 "$work/time" | awk '{ printf "%d %.2f", $1, $2 + $3 }')"; fi
 }
@@ -75,7 +80,7 @@ same_result() {  # golly.mc ours.mc
 
 echo "machine:  $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores; load average at start $(cut -d' ' -f1-3 /proc/loadavg); $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "golly:    bgolly -a HashLife -m GENS -o golly.mc PATTERN   ($(bgolly 2>&1 | head -1 | sed 's/ Copyright.*//'))"
-echo "tilelife: tilelife run PATTERN --gens GENS --kernel ENGINE -o ours.mc -q   (ENGINES: $ENGINES; REPEATS=$REPEATS, medians, TIMEOUT=${TIMEOUT}s)"
+echo "tilelife: tilelife run PATTERN --gens GENS --kernel ENGINE -o ours.mc -q   (ENGINES: $ENGINES; REPEATS=$REPEATS, medians, TIMEOUT=${TIMEOUT} CPU s, ${WALL_TIMEOUT} s wall)"
 echo
 
 engines=($ENGINES)
