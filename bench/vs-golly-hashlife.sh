@@ -7,8 +7,10 @@
 #   env: REPEATS (3)       runs of each program per job; the medians are compared
 #        GENS ("1048576 1000003")  generation counts run from each pattern (a power of two, an odd count)
 #        ENGINES ("cpu:hashlife")  tilelife's engines, each timed against the same Golly runs
-#                          ("cpu:auto cpu:hashlife": the default's numbers and HashLife's); ENGINE
-#                          (one engine) is the older name of this setting
+#                          ("default cpu:hashlife": the default engine's numbers (no --kernel) and
+#                          HashLife's); ENGINE (one engine) is the older name of this setting
+#        BOUNDED_GENS ("1024 1001")  generation counts for bounded grids (a rule with a :T or :P
+#                          suffix), which Golly's HashLife steps one generation at a time
 #        TIMEOUT (300)     CPU seconds a run may take before it counts as not finished (ulimit -t:
 #                          the same bound on a busy machine as on a quiet one)
 #        WALL_TIMEOUT (10 x TIMEOUT)  wall-clock seconds a run may take, for runs that wait
@@ -40,6 +42,7 @@ GP=${GOLLY_PATTERNS:-/usr/share/golly/Patterns}
 # Both programs need minutes per run for these at 2^20 (found by a first pass with TIMEOUT=120).
 LONG=${LONG:-"triple-Snark-wick-extruder.rle.gz line-puffer-superstable.rle line-puffer-unstable.rle unlimited-novelty.mc"}
 LONG_GENS=${LONG_GENS:-"65536 65537"}
+BOUNDED_GENS=${BOUNDED_GENS:-"1024 1001"}
 
 command -v bgolly >/dev/null || { echo "vs-golly-hashlife: bgolly not found (apt-get install golly)" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "vs-golly-hashlife: /usr/bin/time not found (apt-get install time)" >&2; exit 2; }
@@ -54,7 +57,7 @@ trap 'rm -rf "$work"' EXIT
 
 median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
-# One timed run: prints "SECONDS MAXRSS_KB" or "timeout"/"failed".
+# One timed run: prints "SECONDS MAXRSS_KB CPU" or "timeout"/"failed" (its output in $work/out).
 # The wall clock is read around the process (/usr/bin/time's %e has 10 ms steps; both programs
 # pay the same few milliseconds for the wrappers).
 timed() {
@@ -99,6 +102,7 @@ for f in $PATTERNS; do
     name=$(basename "$f")
     gens=$GENS
     for l in $LONG; do [ "$l" = "$name" ] && gens=$LONG_GENS; done
+    "$TILELIFE" info "$f" 2>/dev/null | grep -qE '^rule .*:[TP]' && gens=$BOUNDED_GENS
     # Patterns tilelife cannot run (a rule that is not Life-like) are listed, not timed.
     if ! "$TILELIFE" info "$f" >/dev/null 2>"$work/err"; then
         for ((e = 0; e < ne; e++)); do
@@ -119,9 +123,16 @@ for f in $PATTERNS; do
             for ((e = 0; e < ne; e++)); do
                 [ -n "${dead[$e]}" ] && continue
                 rm -f "$work/ours.mc"
-                b=$(timed "$TILELIFE" run "$f" --gens "$g" --kernel "${engines[e]}" -o "$work/ours.mc" -q)
+                kernel=(--kernel "${engines[e]}")
+                [ "${engines[e]}" = default ] && kernel=()
+                b=$(timed "$TILELIFE" run "$f" --gens "$g" "${kernel[@]}" -o "$work/ours.mc" -q)
                 if [ "$b" = timeout ] || [ "$b" = failed ]; then
-                    dead[$e]=$b; [ "$b" = failed ] && status=1; continue; fi
+                    # A refusal (exit 2: an engine that does not run this topology) is shown, not an error.
+                    dead[$e]=$b
+                    [ "$b" = failed ] && dead[$e]="failed ($(head -c 100 "$work/out" | tr '|\n' '/ '))" &&
+                        ! grep -q "runs only\|does not run" "$work/out" && status=1
+                    continue
+                fi
                 live=1
                 read -r x y z <<<"$b"; ot[$e]+=" $x" om[$e]+=" $y" oc[$e]+=" $z"
                 if [ "$r" = 1 ] && [ "$golly_state" = ok ] && ! same_result "$work/golly.mc" "$work/ours.mc"; then

@@ -1,5 +1,6 @@
 // tilelife: the command line. Exit codes: 0 ok, 2 usage or bad input, 1 runtime failure.
 #include <CLI/CLI.hpp>
+#include <malloc.h>
 
 #include <algorithm>
 #include <cstring>
@@ -215,6 +216,12 @@ int run_cli(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    // Freed blocks stay in the heap for the next allocation instead of going back to the kernel
+    // (glibc's defaults: blocks of 128 KiB and up are mapped and unmapped each time, and the heap's
+    // top is trimmed): every page handed back is faulted in again by the next reader, tree or
+    // writer, at ~15 us a fault on a VM. Blocks over 32 MiB are still mapped and returned (issue 23).
+    ::mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    ::mallopt(M_TRIM_THRESHOLD, 256 << 20);
     tilelife::register_builtin_engines();
     // Under mpirun only rank 0 runs the command; the other ranks serve its engine (docs/distributed.md).
     std::optional<tilelife::cli::MpiSession> mpi;
