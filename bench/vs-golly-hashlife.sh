@@ -24,7 +24,7 @@
 # Per job: wall-clock seconds from start to exit (reading, running, writing the .mc: what a user
 # waits for), CPU seconds (user + system: less sensitive to a busy machine) and maximum resident
 # set size (/usr/bin/time's %M, KiB), medians of REPEATS runs, Golly and each engine alternating.
-# Both write .mc; the files (the first line, the writer's name, and #C lines aside) must be equal, else both are
+# Both write .mc; the files (the first line, the writer's name, and #C/#N/#O lines aside) must be equal, else both are
 # canonicalised by `tilelife convert` and compared again. Jobs slower than Golly (wall) are marked
 # "**slower**", jobs over Golly's memory plus the floor "mem". Patterns tilelife refuses (rules that
 # are not Life-like) are listed with tilelife's reason, not timed. Prints one Markdown table per
@@ -72,9 +72,9 @@ timed() {
         echo "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }') $(tail -1 "$work/time" | awk '{ printf "%d %.2f", $1, $2 + $3 }')"; fi
 }
 
-# The cells and the generation, without the writer's name (line 1) and the #C comments that
-# tilelife keeps from the pattern file and Golly drops.
-cells_of() { tail -n +2 "$1" | grep -v '^#C'; }
+# The cells and the generation, without the writer's name (line 1) and the #C, #N and #O lines
+# (comments, name, author) that tilelife keeps from the pattern file and Golly drops.
+cells_of() { tail -n +2 "$1" | grep -v '^#[CNO]'; }
 same_result() {  # golly.mc ours.mc
     cmp -s <(cells_of "$1") <(cells_of "$2") && return 0
     "$TILELIFE" convert "$1" "$work/g2.mc" >/dev/null 2>&1 && "$TILELIFE" convert "$2" "$work/o2.mc" >/dev/null 2>&1 &&
