@@ -341,7 +341,9 @@ OpenedBoard open_board(const BoardRequest& request) {
         b.population_ = b.pattern_.tree && b.pattern_.cells.empty()
                             ? static_cast<std::int64_t>(saturated(b.pattern_.tree->population()))
                             : static_cast<std::int64_t>(b.pattern_.cells.size());
-        b.bounding_box_ = b.pattern_.bounding_box();
+        // A tree's frame is its live cells' box (the macrocell reader's, or frame_from_tree's): the
+        // tree is not walked again for it.
+        b.bounding_box_ = b.pattern_.tree && b.pattern_.cells.empty() ? b.pattern_.frame : b.pattern_.bounding_box();
         b.plan_ = plan_board(b.pattern_, std::move(b.pattern_.cells), overrides, source);
         b.pattern_.cells = {};
     }

@@ -1,10 +1,13 @@
 // tilelife: the command line. Exit codes: 0 ok, 2 usage or bad input, 1 runtime failure.
 #include <CLI/CLI.hpp>
+#include <malloc.h>
+
 #include <algorithm>
 #include <cstring>
 #include <iostream>
 #include <new>
 #include <optional>
+#include <stdexcept>
 
 #include "cli/cli_docs.hpp"
 #include "core/edit_distance.hpp"
@@ -115,27 +118,20 @@ int fail(int code, const std::string& message, CLI::App* command) {
     return code;
 }
 
+// The subcommands, in the order --help lists them.
+struct Subcommand {
+    const char* name;
+    void (*add)(CLI::App&, int&);
+};
+constexpr Subcommand kSubcommands[] = {{"run", tilelife::cli::add_run},         {"convert", tilelife::cli::add_convert},
+                                       {"info", tilelife::cli::add_info},       {"engines", tilelife::cli::add_engines},
+                                       {"devices", tilelife::cli::add_devices}, {"bench", tilelife::cli::add_bench},
+                                       {"view", tilelife::cli::add_view}};
+
 int run_cli(int argc, char** argv) {
     using namespace tilelife;
-    CLI::App app{"tilelife - exact, fast Conway's Life and every Life-like rule, on CPUs and OpenCL devices"};
-    app.set_version_flag("--version", std::string("tilelife ") + TILELIFE_VERSION);
-    app.require_subcommand(1);
-    app.fallthrough(false);
-    int exit_code = 0;
-    cli::add_run(app, exit_code);
-    cli::add_convert(app, exit_code);
-    cli::add_info(app, exit_code);
-    cli::add_engines(app, exit_code);
-    cli::add_devices(app, exit_code);
-    cli::add_bench(app, exit_code);
-    cli::add_view(app, exit_code);
     // `tilelife help run` is `tilelife run --help`, `tilelife help` is `tilelife --help`: the words are
-    // rewritten before parsing, so the two print the same. This entry is what --help, the man page
-    // and the completions show.
-    app.add_subcommand("help", "print the help of a subcommand (tilelife help run = tilelife run --help)")
-        ->add_option("subcommand", "the subcommand whose help to print");
-    cli::add_generate_docs(app);
-    check_rules(app);
+    // rewritten before parsing, so the two print the same.
     std::vector<char*> args(argv, argv + argc);
     static char help_flag[] = "--help";
     if (args.size() >= 2 && std::strcmp(args[1], "help") == 0 && (args.size() == 2 || args[2][0] != '-')) {
@@ -145,6 +141,32 @@ int run_cli(int argc, char** argv) {
     }
     argc = static_cast<int>(args.size());
     argv = args.data();
+    // Building a subcommand's options (CLI11 allocates names, validators and callbacks for each) costs
+    // a small run as much as its stepping (issue 23): when the first word names a subcommand, only
+    // that one is built, since CLI11 takes no other subcommand's words after it (one subcommand at
+    // most). Anything else (--help, --version, a mistyped word, generate-docs) sees them all.
+    const Subcommand* only = nullptr;
+    for (const Subcommand& s : kSubcommands)
+        if (argc >= 2 && std::strcmp(argv[1], s.name) == 0) only = &s;
+    CLI::App app{"tilelife - exact, fast Conway's Life and every Life-like rule, on CPUs and OpenCL devices"};
+    app.set_version_flag("--version", std::string("tilelife ") + TILELIFE_VERSION);
+    app.require_subcommand(1);
+    app.fallthrough(false);
+    int exit_code = 0;
+    for (const Subcommand& s : kSubcommands) {
+        if (only && only != &s) continue;
+        s.add(app, exit_code);
+        if (every_subcommand(app).back()->get_name() != s.name)  // the table must name what add() adds
+            throw std::logic_error(std::string("subcommand table: ") + s.name + " added " +
+                                   every_subcommand(app).back()->get_name());
+    }
+    if (!only) {
+        // This entry is what --help, the man page and the completions show for `help`.
+        app.add_subcommand("help", "print the help of a subcommand (tilelife help run = tilelife run --help)")
+            ->add_option("subcommand", "the subcommand whose help to print");
+        cli::add_generate_docs(app);
+    }
+    check_rules(app);
     g_json = cli::json_requested(argc, argv);
     if (const char* word = unknown_subcommand(app, argc, argv)) {
         const std::string close = closest(word, visible_subcommand_names(app));
@@ -194,6 +216,12 @@ int run_cli(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    // Freed blocks stay in the heap for the next allocation instead of going back to the kernel
+    // (glibc's defaults: blocks of 128 KiB and up are mapped and unmapped each time, and the heap's
+    // top is trimmed): every page handed back is faulted in again by the next reader, tree or
+    // writer, at ~15 us a fault on a VM. Blocks over 32 MiB are still mapped and returned (issue 23).
+    ::mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    ::mallopt(M_TRIM_THRESHOLD, 256 << 20);
     tilelife::register_builtin_engines();
     // Under mpirun only rank 0 runs the command; the other ranks serve its engine (docs/distributed.md).
     std::optional<tilelife::cli::MpiSession> mpi;

@@ -5,6 +5,7 @@
 // Leaves are 8x8 (level 3).
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <string>
 #include <unordered_map>
 
@@ -23,6 +24,7 @@ Pattern parse_macrocell(std::string_view text, const std::string& source, const 
     bool seen_magic = false;
     int top_level = 0;  // the largest level so far
     std::vector<std::int64_t> node_lines;  // the line of each node, for the truncation check below
+    node_lines.reserve(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
     while (lines.next(line)) {
         const std::int64_t n = lines.number();
         if (!seen_magic) {
@@ -196,6 +198,9 @@ std::string format_macrocell(const Quadtree& tree, const PatternMeta& meta) {
     // tree does not share them, as Golly's canonical tree would.
     std::vector<std::uint32_t> number(tree.nodes().size() + 1, UINT32_MAX);
     number[0] = 0;
+    // Sized for the tree at once (a node line is ~20 bytes, a leaf ~40): no rehashing, no copies of
+    // the text as it grows.
+    out.reserve(out.size() + 24 * tree.nodes().size());
     std::unordered_map<std::uint64_t, std::uint32_t> leaves;
     struct Key {
         int level;
@@ -210,6 +215,7 @@ std::string format_macrocell(const Quadtree& tree, const PatternMeta& meta) {
         }
     };
     std::unordered_map<Key, std::uint32_t, KeyHash> nodes;
+    nodes.reserve(tree.nodes().size());
     std::uint32_t next = 0;
     auto write_leaf = [&](std::uint64_t bits) {
         for (int r = 0; r < 8 && bits >> (8 * r) != 0; ++r) {
@@ -219,7 +225,18 @@ std::string format_macrocell(const Quadtree& tree, const PatternMeta& meta) {
         }
         out += '\n';
     };
-    const std::function<std::uint32_t(Quadtree::Index)> visit = [&](Quadtree::Index i) -> std::uint32_t {
+    auto write_node = [&out](int level, const std::array<std::uint32_t, 4>& kids) {
+        char buf[64];
+        char* p = std::to_chars(buf, buf + sizeof buf, level).ptr;
+        for (std::uint32_t k : kids) {
+            *p++ = ' ';
+            p = std::to_chars(p, buf + sizeof buf, k).ptr;
+        }
+        *p++ = '\n';
+        out.append(buf, p);
+    };
+    // Recursion through a generic lambda (depth <= 63): no std::function call per node.
+    const auto visit = [&](const auto& self, Quadtree::Index i) -> std::uint32_t {
         if (number[i] != UINT32_MAX) return number[i];
         const Quadtree::Node& n = tree.node(i);
         std::uint32_t id = 0;
@@ -234,14 +251,13 @@ std::string format_macrocell(const Quadtree& tree, const PatternMeta& meta) {
             }
         } else {
             Key key{n.level, {}};
-            for (int q = 0; q < 4; ++q) key.kids[static_cast<std::size_t>(q)] = visit(n.kids[static_cast<std::size_t>(q)]);
+            for (int q = 0; q < 4; ++q)
+                key.kids[static_cast<std::size_t>(q)] = self(self, n.kids[static_cast<std::size_t>(q)]);
             if (key.kids != std::array<std::uint32_t, 4>{}) {
                 auto [it, fresh] = nodes.try_emplace(key, next + 1);
                 if (fresh) {
                     ++next;
-                    out += std::to_string(n.level) + ' ' + std::to_string(key.kids[0]) + ' ' +
-                           std::to_string(key.kids[1]) + ' ' + std::to_string(key.kids[2]) + ' ' +
-                           std::to_string(key.kids[3]) + '\n';
+                    write_node(n.level, key.kids);
                 }
                 id = it->second;
             }
@@ -249,7 +265,7 @@ std::string format_macrocell(const Quadtree& tree, const PatternMeta& meta) {
         number[i] = id;
         return id;
     };
-    if (tree.root() != 0) visit(tree.root());
+    if (tree.root() != 0) visit(visit, tree.root());
     return out;
 }
 

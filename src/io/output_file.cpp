@@ -50,12 +50,13 @@ int create_temp(const std::string& path, std::string& temp) {
 
 // The temporary files not yet committed, for remove_temporary_files(): fixed slots a signal
 // handler can read without locks or allocation. A slot is claimed (0 -> 1), filled, published
-// (1 -> 2) and released (2 -> 0) by its OutputFile.
+// (1 -> 2) and released (2 -> 0) by its OutputFile. constinit: zeroed in .bss by the loader, not by a
+// constructor at start-up that would touch (fault in) all 128 KiB of it in every process.
 struct TempSlot {
     std::atomic<int> state{0};
-    char path[4096];
+    char path[4096]{};
 };
-TempSlot g_temp_slots[32];
+constinit TempSlot g_temp_slots[32];
 
 int track_temp(const std::string& temp) {
     if (temp.size() >= sizeof g_temp_slots[0].path) return -1;
