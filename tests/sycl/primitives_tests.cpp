@@ -1,5 +1,6 @@
 // The SYCL work-group primitives the kernels are composed of (src/sycl: wg_tile_load.hpp,
-// wg_reduce.hpp), each through a small test kernel, against a host computation: tiny and odd boards,
+// wg_reduce.hpp) and the row bit helpers sycl:bitpacked shares with the host (core/bitpack.hpp),
+// each through a small test kernel, against a host computation: tiny and odd boards,
 // rectangles inside, across and far outside them, both topologies, several work-group sizes and
 // shapes. The twin of tests/opencl/primitives_tests.cpp. Runs on the SYCL runtime's default device.
 #include <gtest/gtest.h>
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "core/bitpack.hpp"
 #include "sycl/wg_reduce.hpp"
 #include "sycl/wg_tile_load.hpp"
 
@@ -254,6 +256,43 @@ TEST(SyclPrimitives, GroupSumsOfRandomValuesIn1DAnd2DGroups) {
         if (std::size_t{lx} * ly > max_group()) continue;
         reduce_case<std::uint32_t>(lx, ly, 1000u, seed++);
         reduce_case<std::uint64_t>(lx, ly, std::uint64_t{1} << 40, seed++);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// core/bitpack.hpp's row helpers in device code: every bit of the result against the row read bit by
+// bit on the host, at every offset of rows of 1 to 4 words, and the masks for every count and width.
+TEST(SyclPrimitives, RowBitHelpersInDeviceCode) {
+    std::mt19937_64 rng(7);
+    for (std::uint64_t nwords = 1; nwords <= 4; ++nwords) {
+        std::vector<std::uint32_t> row(nwords);
+        for (auto& w : row) w = static_cast<std::uint32_t>(rng());
+        const std::size_t n = 32 * nwords;
+        auto* dev_row = sycl::malloc_device<std::uint32_t>(nwords, queue());
+        auto* out = sycl::malloc_device<std::uint32_t>(3 * n + 3, queue());
+        queue().memcpy(dev_row, row.data(), nwords * sizeof(std::uint32_t)).wait();
+        queue().parallel_for(sycl::range<1>(n), [=](sycl::id<1> i) {
+            out[i] = bitpack::bits_from32(dev_row, i[0], nwords);
+            out[n + i] = bitpack::last_word_mask32(i[0] + 1);
+            out[2 * n + i] = bitpack::low_mask32(static_cast<std::uint32_t>(i[0] % 33));
+        });
+        queue().wait_and_throw();
+        const auto got = to_host(out, 3 * n);
+        sycl::free(dev_row, queue());
+        sycl::free(out, queue());
+        for (std::size_t p = 0; p < n; ++p) {
+            std::uint32_t want = 0;
+            for (std::size_t k = 0; k < 32 && p + k < n; ++k) want |= ((row[(p + k) / 32] >> ((p + k) % 32)) & 1u) << k;
+            ASSERT_EQ(got[p], want) << nwords << " words, bits from " << p;
+            const std::uint64_t width = p + 1;  // the last word holds width - 32 (nwords - 1) cells
+            std::uint32_t keep = 0;
+            for (std::uint64_t k = 0; k < 32; ++k)
+                if (k < width - (width - 1) / 32 * 32) keep |= 1u << k;
+            ASSERT_EQ(got[n + p], keep) << "last word's mask for width " << width;
+            std::uint32_t low = 0;
+            for (std::size_t k = 0; k < p % 33; ++k) low |= 1u << k;
+            ASSERT_EQ(got[2 * n + p], low) << "low " << p % 33 << " bits";
+        }
     }
 }
 
