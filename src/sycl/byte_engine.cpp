@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sycl/byte_kernels.hpp"
+#include "sycl/device_engine.hpp"
 #include "sycl/engines.hpp"
 #include "sycl/population.hpp"
 #include "sycl/runtime.hpp"
@@ -168,35 +169,18 @@ const KernelSpec kKernels[] = {
      }},
 };
 
-class ByteEngine final : public Engine {
+class ByteEngine final : public DeviceEngine {
 public:
     ByteEngine(const KernelSpec& spec, const BoardSpec& board, const EngineOptions& options)
-        : spec_(spec), w_(board.width), h_(board.height), topology_(board.topology), rule_(board.rule),
-          rule_bits_(rule_bits(board.rule.birth, board.rule.survival)), interrupt_(options.interrupt) {
-        if (topology_ == Topology::unbounded)
-            throw std::logic_error("sycl engines are bounded; unbounded boards come from make_unbounded");
-        rt_ = runtime_for(options.device);
-        try {
-            setup(options);
-        } catch (const sycl::exception& e) {
-            throw_runtime(e, std::string("creating ") + spec_.name + " for a " + std::to_string(w_) + "x" +
-                                 std::to_string(h_) + " board");
-        }
+        : DeviceEngine(spec.name, board, options), spec_(spec), rule_bits_(rule_bits(board.rule.birth, board.rule.survival)) {
+        create([&] { setup(options); });
     }
 
     ~ByteEngine() override {
-        try {
-            rt_->queue.wait();
-        } catch (...) {
-        }
+        wait_quietly();
         for (std::uint8_t* p : {cur_, next_, staging_})
             if (p) sycl::free(p, rt_->queue);
     }
-
-    std::string name() const override { return spec_.name; }
-    Topology topology() const override { return topology_; }
-    Rule rule() const override { return rule_; }
-    Box extent() const override { return Box{0, 0, w_, h_}; }
 
     void write_region(const Box& box, const std::uint8_t* cells) override {
         check(box);
@@ -236,38 +220,17 @@ public:
         }
     }
 
-    void step(std::int64_t n) override { launch(n, nullptr); }
-
-    std::optional<StepTiming> step_timed(std::int64_t n) override {
-        std::vector<sycl::event> events;
-        events.reserve(static_cast<std::size_t>(std::clamp<std::int64_t>(n, 0, 1 << 20)));
-        launch(n, &events);
-        try {
-            return timing_of(events);
-        } catch (const sycl::exception& e) {
-            throw_runtime(e, std::string("timing ") + spec_.name);
-        }
-    }
-
     std::int64_t population() const override {
-        try {
-            return population_->count(reinterpret_cast<const std::uint32_t*>(cur_), reduction_, ByteCells{});
-        } catch (const sycl::exception& e) {
-            throw_runtime(e, "counting the population");
-        }
+        return count_population(reinterpret_cast<const std::uint32_t*>(cur_), ByteCells{});
     }
-
-    std::int64_t generation() const override { return generation_; }
 
     EngineDescription describe() const override {
-        EngineDescription d = Engine::describe();
-        d.device = rt_->info.id() + " " + rt_->info.name;
+        EngineDescription d = describe_device();
         d.wg_width = shape_.x;
         d.wg_height = shape_.y;
         d.cells_per_item = spec_.cells_per_item(rows_);
         d.tiles = spec_.tiles(shape_, rows_);
         d.device_bytes = static_cast<std::int64_t>(2 * pitch_ * static_cast<std::uint64_t>(h_));
-        d.properties.emplace_back("reduction", to_string(reduction_));
         d.properties.emplace_back("local memory bytes per work-group", static_cast<std::int64_t>(local_bytes(shape_)));
         d.properties.emplace_back("row pitch bytes", static_cast<std::int64_t>(pitch_));
         d.autotune = autotune_candidates();
@@ -275,11 +238,6 @@ public:
     }
 
 private:
-    void check(const Box& b) const {
-        if (b.x < 0 || b.y < 0 || b.width < 0 || b.height < 0 || b.right() > w_ || b.bottom() > h_)
-            throw std::out_of_range("region outside the board");
-    }
-
     void ensure_staging(std::uint64_t bytes) const {
         if (staging_bytes_ >= bytes) return;
         if (staging_) sycl::free(staging_, rt_->queue);
@@ -322,18 +280,12 @@ private:
 
     void setup(const EngineOptions& options) {
         const DeviceDescription& dev = rt_->info;
-        device_spec_ = options.device;
-        reduction_ = reduction_for(options.param("reduction", "auto"), dev);
         rows_ = static_cast<int>(options.param_int("rows", dev.is_gpu() ? kDefaultGpuRows : kDefaultRows));
         // Rows padded to 16 bytes: every row starts word-aligned, so the strided kernel moves cells as
         // 32-bit words. Padding bytes stay 0 (no kernel writes them), which the population relies on.
         pitch_ = round_up(static_cast<std::uint64_t>(w_), 16);
         const auto h = static_cast<std::uint64_t>(h_);
-        if (h > (std::uint64_t{1} << 62) / pitch_ || pitch_ * h > dev.max_alloc || 2 * pitch_ * h > dev.global_mem_size)
-            throw RuntimeError("a " + std::to_string(w_) + "x" + std::to_string(h_) + " board needs two " +
-                               std::to_string((pitch_ * h) >> 20) + " MiB allocations; " + dev.name + " allows " +
-                               std::to_string(dev.max_alloc >> 20) + " MiB each and has " +
-                               std::to_string(dev.global_mem_size >> 20) + " MiB");
+        check_allocation(pitch_);
 
         const bool user = options.wg_width > 0 || options.wg_height > 0;
         std::string why;
@@ -375,34 +327,16 @@ private:
         return spec_.launch(Launch{rt_->queue, cur_, next_, b, rule_bits_, topology_ == Topology::torus, shape_, rows_});
     }
 
-    void launch(std::int64_t n, std::vector<sycl::event>* events) {
-        try {
-            for (std::int64_t g = 0; g < n; ++g) {
-                sycl::event ev = launch_one();
-                if (events) events->push_back(ev);
-                std::swap(cur_, next_);
-                ++generation_;
-                // Bound the commands in flight; one wait per 256 launches costs nothing.
-                if (g % 256 == 255) {
-                    rt_->sync("running generations");
-                    if (interrupt_ && interrupt_->load()) break;
-                }
-            }
-            rt_->sync((std::string("running ") + spec_.name).c_str());
-        } catch (const sycl::exception& e) {
-            throw_runtime(e, std::string("running ") + spec_.name);
-        }
+    void launch(std::int64_t n, std::vector<sycl::event>* events) override {
+        run_launches(n, events, [&](std::int64_t) {
+            sycl::event ev = launch_one();
+            std::swap(cur_, next_);
+            return std::pair<sycl::event, std::int64_t>(ev, 1);
+        });
     }
 
     const KernelSpec& spec_;
-    std::shared_ptr<DeviceRuntime> rt_;
-    std::int64_t w_, h_;
-    Topology topology_;
-    Rule rule_;
     std::uint32_t rule_bits_;
-    const std::atomic<bool>* interrupt_;
-    std::string device_spec_;
-    Reduction reduction_ = Reduction::sycl_reduction;
     int rows_ = kDefaultRows;
     std::uint64_t pitch_ = 0;
     Shape shape_;
@@ -410,8 +344,6 @@ private:
     std::uint8_t* next_ = nullptr;
     mutable std::uint8_t* staging_ = nullptr;
     mutable std::uint64_t staging_bytes_ = 0;
-    std::int64_t generation_ = 0;
-    std::unique_ptr<Population> population_;
 };
 
 }  // namespace
