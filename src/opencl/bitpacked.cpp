@@ -54,25 +54,9 @@ void unpack_row(const std::uint32_t* words, std::int64_t n, std::uint8_t* cells)
         bitpack::unpack_cells(words[k], static_cast<int>(std::min<std::int64_t>(32, n - 32 * k)), cells + 32 * k);
 }
 
-// Replaces bits [o, o + n) of the word run `dst` with the first n bits of `src` (0 <= o < 32).
-void insert_bits(std::uint32_t* dst, int o, const std::uint32_t* src, std::int64_t n) {
-    for (std::int64_t k = 0; 32 * k < n; ++k) {
-        const std::int64_t count = std::min<std::int64_t>(32, n - 32 * k);
-        const std::uint32_t m = count == 32 ? ~0u : (1u << count) - 1u;
-        const std::uint32_t v = src[k] & m;
-        dst[k] = (dst[k] & ~(m << o)) | (v << o);
-        if (o != 0 && o + count > 32) dst[k + 1] = (dst[k + 1] & ~(m >> (32 - o))) | (v >> (32 - o));
-    }
-}
-
-// The n bits starting at bit o of the word run `src` (nsrc words), as words starting at bit 0.
-void extract_bits(const std::uint32_t* src, std::int64_t nsrc, int o, std::int64_t n, std::uint32_t* out) {
-    for (std::int64_t k = 0; 32 * k < n; ++k) {
-        std::uint32_t v = src[k] >> o;
-        if (o != 0 && k + 1 < nsrc) v |= src[k + 1] << (32 - o);
-        out[k] = v;
-    }
-}
+// Bits in and out of word runs: core/bitpack.hpp (shared with the other bit-packed engine).
+using bitpack::extract_bits32;
+using bitpack::insert_bits32;
 
 // A work-group of LW x S work-items (LW words per local row including the two halo words, S strips),
 // ROWS rows per work-item, K generations per launch.
@@ -117,7 +101,7 @@ public:
                         pack_row(in, box.width, out);
                     } else {
                         pack_row(in, box.width, row.data());
-                        insert_bits(out, s.offset, row.data(), box.width);
+                        insert_bits32(out, s.offset, row.data(), box.width);
                     }
                 }
                 transfer(true, s, box.y + y, rows, buf.data());
@@ -139,7 +123,7 @@ public:
                 for (std::int64_t r = 0; r < rows; ++r) {
                     const std::uint32_t* in = buf.data() + r * s.words;
                     if (s.offset != 0) {
-                        extract_bits(in, s.words, s.offset, box.width, row.data());
+                        extract_bits32(in, s.words, s.offset, box.width, row.data());
                         in = row.data();
                     }
                     unpack_row(in, box.width, cells + (y + r) * box.width);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sycl/bitpacked_kernel.hpp"
+#include "sycl/device_engine.hpp"
 #include "sycl/engines.hpp"
 #include "sycl/population.hpp"
 #include "sycl/runtime.hpp"
@@ -75,25 +76,9 @@ void unpack_row(const std::uint32_t* words, std::int64_t n, std::uint8_t* cells)
     for (std::int64_t i = 8 * bytes; i < n; ++i) cells[i] = (words[i / 32] >> (i % 32)) & 1u;
 }
 
-// Replaces bits [o, o + n) of the word run `dst` with the first n bits of `src` (0 <= o < 32).
-void insert_bits(std::uint32_t* dst, int o, const std::uint32_t* src, std::int64_t n) {
-    for (std::int64_t k = 0; 32 * k < n; ++k) {
-        const std::int64_t count = std::min<std::int64_t>(32, n - 32 * k);
-        const std::uint32_t m = count == 32 ? ~0u : (1u << count) - 1u;
-        const std::uint32_t v = src[k] & m;
-        dst[k] = (dst[k] & ~(m << o)) | (v << o);
-        if (o != 0 && o + count > 32) dst[k + 1] = (dst[k + 1] & ~(m >> (32 - o))) | (v >> (32 - o));
-    }
-}
-
-// The n bits starting at bit o of the word run `src` (nsrc words), as words starting at bit 0.
-void extract_bits(const std::uint32_t* src, std::int64_t nsrc, int o, std::int64_t n, std::uint32_t* out) {
-    for (std::int64_t k = 0; 32 * k < n; ++k) {
-        std::uint32_t v = src[k] >> o;
-        if (o != 0 && k + 1 < nsrc) v |= src[k + 1] << (32 - o);
-        out[k] = v;
-    }
-}
+// Bits in and out of word runs: core/bitpack.hpp (shared with the other bit-packed engine).
+using bitpack::extract_bits32;
+using bitpack::insert_bits32;
 
 // The kernels this build has: rows per work-item x topology x rule matcher x neighbour path.
 using Launch = sycl::event (*)(sycl::queue&, const std::uint32_t*, std::uint32_t*, const BitpackedArgs&, std::uint64_t);
@@ -158,34 +143,17 @@ Shape default_shape(const DeviceDescription& d) {
     return {32, 4, 8, 4};
 }
 
-class BitpackedEngine final : public Engine {
+class BitpackedEngine final : public DeviceEngine {
 public:
-    BitpackedEngine(const BoardSpec& board, const EngineOptions& options)
-        : w_(board.width), h_(board.height), topology_(board.topology), rule_(board.rule), interrupt_(options.interrupt) {
-        if (topology_ == Topology::unbounded)
-            throw std::logic_error("sycl engines are bounded; unbounded boards come from make_unbounded");
-        rt_ = runtime_for(options.device);
-        try {
-            setup(options);
-        } catch (const sycl::exception& e) {
-            throw_runtime(e, std::string("creating ") + kName + " for a " + std::to_string(w_) + "x" +
-                                 std::to_string(h_) + " board");
-        }
+    BitpackedEngine(const BoardSpec& board, const EngineOptions& options) : DeviceEngine(kName, board, options) {
+        create([&] { setup(options); });
     }
 
     ~BitpackedEngine() override {
-        try {
-            rt_->queue.wait();
-        } catch (...) {
-        }
+        wait_quietly();
         for (std::uint32_t* p : {cur_, next_, staging_})
             if (p) sycl::free(p, rt_->queue);
     }
-
-    std::string name() const override { return kName; }
-    Topology topology() const override { return topology_; }
-    Rule rule() const override { return rule_; }
-    Box extent() const override { return Box{0, 0, w_, h_}; }
 
     void write_region(const Box& box, const std::uint8_t* cells) override {
         check(box);
@@ -206,7 +174,7 @@ public:
                         pack_row(in, box.width, out);
                     } else {
                         pack_row(in, box.width, row.data());
-                        insert_bits(out, s.offset, row.data(), box.width);
+                        insert_bits32(out, s.offset, row.data(), box.width);
                     }
                 }
                 transfer(true, s, box.y + y, rows, buf.data());
@@ -229,7 +197,7 @@ public:
                 for (std::int64_t r = 0; r < rows; ++r) {
                     const std::uint32_t* in = buf.data() + r * s.words;
                     if (s.offset != 0) {
-                        extract_bits(in, s.words, s.offset, box.width, row.data());
+                        extract_bits32(in, s.words, s.offset, box.width, row.data());
                         in = row.data();
                     }
                     unpack_row(in, box.width, cells + (y + r) * box.width);
@@ -240,31 +208,10 @@ public:
         }
     }
 
-    void step(std::int64_t n) override { launch(n, nullptr); }
-
-    std::optional<StepTiming> step_timed(std::int64_t n) override {
-        std::vector<sycl::event> events;
-        launch(n, &events);
-        try {
-            return timing_of(events);
-        } catch (const sycl::exception& e) {
-            throw_runtime(e, std::string("timing ") + kName);
-        }
-    }
-
-    std::int64_t population() const override {
-        try {
-            return population_->count(cur_, reduction_, BitCells{});
-        } catch (const sycl::exception& e) {
-            throw_runtime(e, "counting the population");
-        }
-    }
-
-    std::int64_t generation() const override { return generation_; }
+    std::int64_t population() const override { return count_population(cur_, BitCells{}); }
 
     EngineDescription describe() const override {
-        EngineDescription d = Engine::describe();
-        d.device = rt_->info.id() + " " + rt_->info.name;
+        EngineDescription d = describe_device();
         d.wg_width = lw_;
         d.wg_height = strips_;
         d.cells_per_item = 32 * rows_;
@@ -279,7 +226,6 @@ public:
                  " generations per launch; halo one word left and right, K rows above and below";
         d.tiles = t;
         d.device_bytes = static_cast<std::int64_t>(2 * 4 * pitch_ * static_cast<std::uint64_t>(h_));
-        d.properties.emplace_back("reduction", to_string(reduction_));
         d.properties.emplace_back("neighbours", std::string(neighbours_ == Neighbours::sub_group ? "sub-group" : "local-memory"));
         d.properties.emplace_back("rule", std::string(rule_kernel(rule_) == kRuleLife         ? "B3/S23 matcher"
                                                       : rule_kernel(rule_) == kRuleMasks ? "run-time masks"
@@ -336,11 +282,6 @@ private:
         rt_->sync(write ? "writing cells to the device" : "reading cells from the device");
     }
 
-    void check(const Box& b) const {
-        if (b.x < 0 || b.y < 0 || b.width < 0 || b.height < 0 || b.right() > w_ || b.bottom() > h_)
-            throw std::out_of_range("region outside the board");
-    }
-
     std::uint64_t local_bytes(int strips) const {
         const auto lw = static_cast<std::uint64_t>(lw_), s = static_cast<std::uint64_t>(strips);
         return neighbours_ == Neighbours::sub_group ? 4 * 4 * lw * s : 4 * lw * s * static_cast<std::uint64_t>(rows_);
@@ -374,9 +315,7 @@ private:
 
     void setup(const EngineOptions& options) {
         const DeviceDescription& dev = rt_->info;
-        device_spec_ = options.device;
         const Shape preferred = default_shape(dev);
-        reduction_ = reduction_for(options.param("reduction", "auto"), dev);
         const std::string rows = options.param("rows", "auto");
         rows_ = rows == "auto" ? preferred.rows : std::stoi(rows);
         steps_ = options.steps_per_launch > 0 ? options.steps_per_launch : preferred.steps;
@@ -442,11 +381,7 @@ private:
         nwords_ = ceil_div(static_cast<std::uint64_t>(w_), 32);
         pitch_ = nwords_;
         const auto h = static_cast<std::uint64_t>(h_);
-        if (h > (std::uint64_t{1} << 60) / pitch_ || pitch_ * h * 4 > dev.max_alloc || 8 * pitch_ * h > dev.global_mem_size)
-            throw RuntimeError("a " + std::to_string(w_) + "x" + std::to_string(h_) + " board needs two " +
-                               std::to_string((pitch_ * h * 4) >> 20) + " MiB allocations; " + dev.name + " allows " +
-                               std::to_string(dev.max_alloc >> 20) + " MiB each and has " +
-                               std::to_string(dev.global_mem_size >> 20) + " MiB");
+        check_allocation(4 * pitch_);
         const std::uint64_t tile_w = static_cast<std::uint64_t>(lw_ - 2);
         const std::uint64_t tile_h = static_cast<std::uint64_t>(strips_ * rows_ - 2 * steps_);
         groups_x_ = ceil_div(nwords_, tile_w);
@@ -465,7 +400,7 @@ private:
     }
 
     // Launches of `steps_` generations, and a last, shorter one for the remainder.
-    void launch(std::int64_t n, std::vector<sycl::event>* events) {
+    void launch(std::int64_t n, std::vector<sycl::event>* events) override {
         BitpackedArgs a;
         a.b = BitBoard{static_cast<std::uint64_t>(w_), static_cast<std::uint64_t>(h_), pitch_, nwords_};
         a.groups_x = groups_x_;
@@ -476,32 +411,14 @@ private:
             a.born[v] = ((rule_.birth >> v) & 1u) ? ~0u : 0u;                 // dead, v live neighbours
             a.stays[v] = v >= 1 && ((rule_.survival >> (v - 1)) & 1u) ? ~0u : 0u;  // alive, v - 1 neighbours
         }
-        try {
-            for (std::int64_t done = 0, count = 0; done < n; ++count) {
-                a.steps = static_cast<std::uint32_t>(std::min<std::int64_t>(steps_, n - done));
-                sycl::event ev = kernel_(rt_->queue, cur_, next_, a, tiles_);
-                if (events) events->push_back(ev);
-                std::swap(cur_, next_);
-                done += a.steps;
-                generation_ += a.steps;
-                if (count % 256 == 255) {  // bound the commands in flight
-                    rt_->sync("running generations");
-                    if (interrupt_ && interrupt_->load()) break;
-                }
-            }
-            rt_->sync("running sycl:bitpacked");
-        } catch (const sycl::exception& e) {
-            throw_runtime(e, std::string("running ") + kName);
-        }
+        run_launches(n, events, [&](std::int64_t remaining) {
+            a.steps = static_cast<std::uint32_t>(std::min<std::int64_t>(steps_, remaining));
+            sycl::event ev = kernel_(rt_->queue, cur_, next_, a, tiles_);
+            std::swap(cur_, next_);
+            return std::pair<sycl::event, std::int64_t>(ev, a.steps);
+        });
     }
 
-    std::shared_ptr<DeviceRuntime> rt_;
-    std::int64_t w_, h_;
-    Topology topology_;
-    Rule rule_;
-    const std::atomic<bool>* interrupt_;
-    std::string device_spec_;
-    Reduction reduction_ = Reduction::sycl_reduction;
     Neighbours neighbours_ = Neighbours::local_memory;
     int lw_ = 0, strips_ = 0, rows_ = 0, steps_ = 0;
     std::uint64_t nwords_ = 0, pitch_ = 0, groups_x_ = 0, tiles_ = 0;
@@ -510,8 +427,6 @@ private:
     std::uint32_t* next_ = nullptr;
     mutable std::uint32_t* staging_ = nullptr;
     mutable std::uint64_t staging_words_ = 0;
-    std::int64_t generation_ = 0;
-    std::unique_ptr<Population> population_;
 };
 
 }  // namespace

@@ -29,6 +29,7 @@
 #include <cstdint>
 #include <utility>
 
+#include "core/bitpack.hpp"          // row bit helpers shared with the host and OpenCL
 #include "sycl/byte_kernels.hpp"  // TILELIFE_INLINE
 
 namespace tilelife::sycl_backend {
@@ -52,15 +53,6 @@ struct BitpackedArgs {
 // v mod n: one add or subtract for v near the board, a few more on boards smaller than the tile.
 TILELIFE_INLINE inline std::int64_t wrap_near(std::int64_t v, std::int64_t n) { return wrap_index(v, n); }
 
-// 32 bits of a row starting at cell p (< width); bits past the row's last word are 0.
-TILELIFE_INLINE inline std::uint32_t bits_from(const std::uint32_t* row, std::uint64_t p, std::uint64_t nwords) {
-    const std::uint64_t wi = p >> 5;
-    const std::uint32_t sh = static_cast<std::uint32_t>(p & 31);
-    std::uint32_t v = row[wi] >> sh;
-    if (sh != 0 && wi + 1 < nwords) v |= row[wi + 1] << (32 - sh);
-    return v;
-}
-
 // Local word for unrolled word column j (cells 32j .. 32j+31) of unrolled row y: the board wrapped
 // around the tile on a torus (bit-exactly when the seam falls inside a word), 0 outside on a plane.
 template <bool Torus>
@@ -72,8 +64,7 @@ TILELIFE_INLINE inline std::uint32_t board_word(const std::uint32_t* src, const 
         std::uint32_t out = 0, filled = 0;
         while (filled < 32) {
             const std::uint64_t n = sycl::min(static_cast<std::uint64_t>(32 - filled), b.width - p);
-            std::uint32_t v = bits_from(row, p, b.nwords);
-            if (n < 32) v &= (1u << n) - 1u;
+            std::uint32_t v = bitpack::bits_from32(row, p, b.nwords) & bitpack::low_mask32(static_cast<std::uint32_t>(n));
             out |= v << filled;
             filled += static_cast<std::uint32_t>(n);
             p = 0;  // a run ends at the row's end (or fills the word): the next starts at cell 0
@@ -224,9 +215,7 @@ sycl::event launch_bitpacked(sycl::queue& q, const std::uint32_t* src, std::uint
                         if (y >= 0 && y < static_cast<std::int64_t>(b.height)) rows_in |= 1u << r;
                     }
                     if (j >= 0 && j < static_cast<std::int64_t>(b.nwords))
-                        col_mask = (j == static_cast<std::int64_t>(b.nwords) - 1 && (b.width & 31) != 0)
-                                       ? (1u << (b.width & 31)) - 1u
-                                       : ~0u;
+                        col_mask = j == static_cast<std::int64_t>(b.nwords) - 1 ? bitpack::last_word_mask32(b.width) : ~0u;
                 }
             }
             const bool masked = !Torus && !inside;  // uniform over the work-group
@@ -302,8 +291,7 @@ sycl::event launch_bitpacked(sycl::queue& q, const std::uint32_t* src, std::uint
 
             // Write the tile: local columns 1..TW, local rows halo .. LH-halo-1, clipped to the board.
             if (c != 0 && c != LW - 1 && j < static_cast<std::int64_t>(b.nwords)) {
-                const std::uint32_t keep =
-                    (j == static_cast<std::int64_t>(b.nwords) - 1 && (b.width & 31) != 0) ? (1u << (b.width & 31)) - 1u : ~0u;
+                const std::uint32_t keep = j == static_cast<std::int64_t>(b.nwords) - 1 ? bitpack::last_word_mask32(b.width) : ~0u;
 #pragma unroll
                 for (int r = 0; r < ROWS; ++r) {
                     const std::uint32_t lr = r0 + r;

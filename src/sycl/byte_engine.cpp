@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sycl/byte_kernels.hpp"
+#include "sycl/device_engine.hpp"
 #include "sycl/engines.hpp"
 #include "sycl/population.hpp"
 #include "sycl/runtime.hpp"
@@ -15,25 +16,6 @@
 
 namespace tilelife::sycl_backend {
 namespace {
-
-enum class Kind { hierarchical, halo_tile, strided };
-
-struct KernelSpec {
-    Kind kind;
-    const char* name;
-    const char* description;
-};
-
-const KernelSpec kSpecs[] = {
-    {Kind::hierarchical, "sycl:hierarchical",
-     "SYCL: Codeplay's hierarchical kernel (parallel_for_work_group, work-group scope tile, two "
-     "parallel_for_work_item), edges and sizes fixed"},
-    {Kind::halo_tile, "sycl:halo-tile",
-     "SYCL: nd_range, local_accessor tile with halo, one cell per work-item, group_barrier (twin of opencl:halo-tile)"},
-    {Kind::strided, "sycl:halo-tile-strided",
-     "SYCL: cooperative strided load of words into local memory, 4 cells x ROWS per work-item (twin of "
-     "opencl:halo-tile-strided)"},
-};
 
 constexpr int kDefaultRows = 8;      // CPUs: short strips keep the tile in cache
 constexpr int kDefaultGpuRows = 16;  // GPUs: longer strips reuse each loaded row more (H100, OpenCL twin)
@@ -44,6 +26,8 @@ std::uint64_t round_up(std::uint64_t v, std::uint64_t m) { return (v + m - 1) / 
 struct Shape {
     int x = 0, y = 0;
 };
+
+std::string shape_text(Shape s) { return std::to_string(s.x) + "x" + std::to_string(s.y); }
 
 // The hierarchical kernel's work-group scope tile has a compile-time size: these shapes are built.
 using HierarchicalLaunch = sycl::event (*)(sycl::queue&, const std::uint8_t*, std::uint8_t*, ByteBoard, std::uint32_t);
@@ -59,37 +43,144 @@ const HierarchicalShape kHierarchicalShapes[] = {
     {32, 32, &launch_hierarchical<32, 32, true>, &launch_hierarchical<32, 32, false>},
 };
 
-std::string shape_text(Shape s) { return std::to_string(s.x) + "x" + std::to_string(s.y); }
+// What a launch needs from the engine.
+struct Launch {
+    sycl::queue& q;
+    const std::uint8_t* src;
+    std::uint8_t* dst;
+    ByteBoard b;
+    std::uint32_t rule;
+    bool torus;
+    Shape shape;
+    int rows;
+};
 
-class ByteEngine final : public Engine {
+// One byte kernel, all in one row: adding a kernel adds a row to kKernels (and its launch function
+// to byte_kernels.hpp). The engine asks the row for everything that differs between kernels.
+struct KernelSpec {
+    const char* name;
+    const char* description;
+    bool has_rows;  // takes the "rows" parameter (strips of 4 cells x rows per work-item)
+    // The work-group shapes to try, best first, when the user gives none.
+    std::vector<Shape> (*defaults)(bool gpu);
+    // The user's shape (at least 1x1): throws InputError when the kernel cannot take it.
+    void (*check_shape)(Shape s);
+    // Shapes and strip lengths the autotuner tries (rows {0}: the kernel has none).
+    std::vector<std::pair<int, int>> autotune_shapes;
+    std::vector<int> autotune_rows;
+    std::uint64_t (*local_bytes)(Shape s, int rows);
+    int (*cells_per_item)(int rows);
+    TileGeometry (*tiles)(Shape s, int rows);
+    sycl::event (*launch)(const Launch& l);
+};
+
+const KernelSpec kKernels[] = {
+    {"sycl:hierarchical",
+     "SYCL: Codeplay's hierarchical kernel (parallel_for_work_group, work-group scope tile, two "
+     "parallel_for_work_item), edges and sizes fixed",
+     false,
+     [](bool) {
+         std::vector<Shape> out;
+         for (const auto& s : kHierarchicalShapes) out.push_back({s.x, s.y});
+         return out;
+     },
+     [](Shape s) {
+         std::string built;
+         for (const auto& h : kHierarchicalShapes) {
+             if (h.x == s.x && h.y == s.y) return;
+             built += (built.empty() ? "" : ", ") + shape_text({h.x, h.y});
+         }
+         throw InputError("sycl:hierarchical is built for work-groups " + built + " (its work-group scope tile has "
+                          "a compile-time size), not " + shape_text(s));
+     },
+     {{16, 16}, {8, 8}, {32, 8}, {32, 16}, {32, 32}},  // kHierarchicalShapes
+     {0},
+     [](Shape s, int) { return static_cast<std::uint64_t>(s.x + 2) * static_cast<std::uint64_t>(s.y + 2); },
+     [](int) { return 1; },
+     [](Shape s, int) {
+         TileGeometry t;
+         t.width = s.x, t.height = s.y, t.halo_x = 1, t.halo_y = 1;
+         t.text = "work-group " + shape_text(s) + " owns a " + shape_text(s) +
+                  " tile; the work-group scope array holds it with a one-cell halo";
+         return t;
+     },
+     [](const Launch& l) {
+         for (const auto& h : kHierarchicalShapes)
+             if (h.x == l.shape.x && h.y == l.shape.y) return (l.torus ? h.torus : h.plane)(l.q, l.src, l.dst, l.b, l.rule);
+         throw std::logic_error("sycl:hierarchical: shape not built");  // check_shape refused it before
+     }},
+    {"sycl:halo-tile",
+     "SYCL: nd_range, local_accessor tile with halo, one cell per work-item, group_barrier (twin of opencl:halo-tile)",
+     false,
+     // The largest square group wastes the smallest share of work-items on the halo.
+     [](bool) { return std::vector<Shape>{{32, 32}, {18, 18}, {16, 16}, {10, 10}, {8, 8}, {6, 6}, {4, 4}, {3, 3}}; },
+     [](Shape s) {
+         if (s.x < 3 || s.y < 3)
+             throw InputError("sycl:halo-tile needs a work-group of at least 3x3 (the tile plus its one-cell halo)");
+     },
+     {{6, 6}, {10, 10}, {18, 10}, {18, 18}, {34, 10}, {34, 18}, {32, 32}, {66, 10}},
+     {0},
+     [](Shape s, int) { return static_cast<std::uint64_t>(s.x) * static_cast<std::uint64_t>(s.y); },
+     [](int) { return 1; },
+     [](Shape s, int) {
+         TileGeometry t;
+         t.width = s.x - 2, t.height = s.y - 2, t.halo_x = 1, t.halo_y = 1;
+         t.text = "work-group " + shape_text(s) + " loads a " + shape_text({s.x - 2, s.y - 2}) +
+                  " tile plus its one-cell halo, one cell per work-item";
+         return t;
+     },
+     [](const Launch& l) {
+         return l.torus ? launch_halo_tile<true>(l.q, l.src, l.dst, l.b, l.rule, l.shape.x, l.shape.y)
+                        : launch_halo_tile<false>(l.q, l.src, l.dst, l.b, l.rule, l.shape.x, l.shape.y);
+     }},
+    {"sycl:halo-tile-strided",
+     "SYCL: cooperative strided load of words into local memory, 4 cells x ROWS per work-item (twin of "
+     "opencl:halo-tile-strided)",
+     true,
+     [](bool gpu) {
+         if (gpu) return std::vector<Shape>{{64, 4}, {32, 8}, {32, 4}, {16, 4}, {8, 4}, {4, 2}, {1, 1}};
+         return std::vector<Shape>{{32, 8}, {32, 4}, {16, 4}, {8, 4}, {8, 2}, {4, 2}, {2, 2}, {1, 1}};
+     },
+     [](Shape) {},
+     {{8, 4}, {16, 4}, {16, 8}, {32, 4}, {32, 8}, {32, 16}, {64, 4}, {64, 8}},
+     {4, 8, 16},
+     [](Shape s, int rows) -> std::uint64_t {
+         return 4ull * static_cast<std::uint64_t>(s.x + 2) * (static_cast<std::uint64_t>(rows) * s.y + 2);
+     },
+     [](int rows) { return 4 * rows; },
+     [](Shape s, int rows) {
+         TileGeometry t;
+         t.width = 4 * s.x, t.height = rows * s.y, t.halo_x = 4, t.halo_y = 1;
+         t.text = "work-group " + shape_text(s) + ", 4 cells x " + std::to_string(rows) +
+                  " rows per work-item; halo one 4-cell word left and right, one row above and below";
+         return t;
+     },
+     [](const Launch& l) {
+         // Strips of 4, 8 and 16 rows are compiled with the row loop unrolled; others loop.
+         auto strided = [&]<bool T>() {
+             switch (l.rows) {
+                 case 4: return launch_halo_tile_strided<T, 4>(l.q, l.src, l.dst, l.b, l.rule, l.shape.x, l.shape.y, l.rows);
+                 case 8: return launch_halo_tile_strided<T, 8>(l.q, l.src, l.dst, l.b, l.rule, l.shape.x, l.shape.y, l.rows);
+                 case 16: return launch_halo_tile_strided<T, 16>(l.q, l.src, l.dst, l.b, l.rule, l.shape.x, l.shape.y, l.rows);
+                 default: return launch_halo_tile_strided<T, 0>(l.q, l.src, l.dst, l.b, l.rule, l.shape.x, l.shape.y, l.rows);
+             }
+         };
+         return l.torus ? strided.template operator()<true>() : strided.template operator()<false>();
+     }},
+};
+
+class ByteEngine final : public DeviceEngine {
 public:
     ByteEngine(const KernelSpec& spec, const BoardSpec& board, const EngineOptions& options)
-        : spec_(spec), w_(board.width), h_(board.height), topology_(board.topology), rule_(board.rule),
-          rule_bits_(rule_bits(board.rule.birth, board.rule.survival)), interrupt_(options.interrupt) {
-        if (topology_ == Topology::unbounded)
-            throw std::logic_error("sycl engines are bounded; unbounded boards come from make_unbounded");
-        rt_ = runtime_for(options.device);
-        try {
-            setup(options);
-        } catch (const sycl::exception& e) {
-            throw_runtime(e, std::string("creating ") + spec_.name + " for a " + std::to_string(w_) + "x" +
-                                 std::to_string(h_) + " board");
-        }
+        : DeviceEngine(spec.name, board, options), spec_(spec), rule_bits_(rule_bits(board.rule.birth, board.rule.survival)) {
+        create([&] { setup(options); });
     }
 
     ~ByteEngine() override {
-        try {
-            rt_->queue.wait();
-        } catch (...) {
-        }
+        wait_quietly();
         for (std::uint8_t* p : {cur_, next_, staging_})
             if (p) sycl::free(p, rt_->queue);
     }
-
-    std::string name() const override { return spec_.name; }
-    Topology topology() const override { return topology_; }
-    Rule rule() const override { return rule_; }
-    Box extent() const override { return Box{0, 0, w_, h_}; }
 
     void write_region(const Box& box, const std::uint8_t* cells) override {
         check(box);
@@ -129,56 +220,17 @@ public:
         }
     }
 
-    void step(std::int64_t n) override { launch(n, nullptr); }
-
-    std::optional<StepTiming> step_timed(std::int64_t n) override {
-        std::vector<sycl::event> events;
-        events.reserve(static_cast<std::size_t>(std::clamp<std::int64_t>(n, 0, 1 << 20)));
-        launch(n, &events);
-        try {
-            return timing_of(events);
-        } catch (const sycl::exception& e) {
-            throw_runtime(e, std::string("timing ") + spec_.name);
-        }
-    }
-
     std::int64_t population() const override {
-        try {
-            return population_->count(reinterpret_cast<const std::uint32_t*>(cur_), reduction_, ByteCells{});
-        } catch (const sycl::exception& e) {
-            throw_runtime(e, "counting the population");
-        }
+        return count_population(reinterpret_cast<const std::uint32_t*>(cur_), ByteCells{});
     }
-
-    std::int64_t generation() const override { return generation_; }
 
     EngineDescription describe() const override {
-        EngineDescription d = Engine::describe();
-        d.device = rt_->info.id() + " " + rt_->info.name;
+        EngineDescription d = describe_device();
         d.wg_width = shape_.x;
         d.wg_height = shape_.y;
-        d.cells_per_item = spec_.kind == Kind::strided ? 4 * rows_ : 1;
-        TileGeometry t;
-        switch (spec_.kind) {
-            case Kind::hierarchical:
-                t.width = shape_.x, t.height = shape_.y, t.halo_x = 1, t.halo_y = 1;
-                t.text = "work-group " + shape_text(shape_) + " owns a " + shape_text(shape_) +
-                         " tile; the work-group scope array holds it with a one-cell halo";
-                break;
-            case Kind::halo_tile:
-                t.width = shape_.x - 2, t.height = shape_.y - 2, t.halo_x = 1, t.halo_y = 1;
-                t.text = "work-group " + shape_text(shape_) + " loads a " + shape_text({shape_.x - 2, shape_.y - 2}) +
-                         " tile plus its one-cell halo, one cell per work-item";
-                break;
-            case Kind::strided:
-                t.width = 4 * shape_.x, t.height = rows_ * shape_.y, t.halo_x = 4, t.halo_y = 1;
-                t.text = "work-group " + shape_text(shape_) + ", 4 cells x " + std::to_string(rows_) +
-                         " rows per work-item; halo one 4-cell word left and right, one row above and below";
-                break;
-        }
-        d.tiles = t;
+        d.cells_per_item = spec_.cells_per_item(rows_);
+        d.tiles = spec_.tiles(shape_, rows_);
         d.device_bytes = static_cast<std::int64_t>(2 * pitch_ * static_cast<std::uint64_t>(h_));
-        d.properties.emplace_back("reduction", to_string(reduction_));
         d.properties.emplace_back("local memory bytes per work-group", static_cast<std::int64_t>(local_bytes(shape_)));
         d.properties.emplace_back("row pitch bytes", static_cast<std::int64_t>(pitch_));
         d.autotune = autotune_candidates();
@@ -186,11 +238,6 @@ public:
     }
 
 private:
-    void check(const Box& b) const {
-        if (b.x < 0 || b.y < 0 || b.width < 0 || b.height < 0 || b.right() > w_ || b.bottom() > h_)
-            throw std::out_of_range("region outside the board");
-    }
-
     void ensure_staging(std::uint64_t bytes) const {
         if (staging_bytes_ >= bytes) return;
         if (staging_) sycl::free(staging_, rt_->queue);
@@ -204,57 +251,17 @@ private:
         if (o.wg_width > 0 || o.wg_height > 0) {
             if (o.wg_width < 1 || o.wg_height < 1)
                 throw InputError(std::string(spec_.name) + " needs a work-group width and height of at least 1 (e.g. 16x16)");
-            if (spec_.kind == Kind::halo_tile && (o.wg_width < 3 || o.wg_height < 3))
-                throw InputError("sycl:halo-tile needs a work-group of at least 3x3 (the tile plus its one-cell halo)");
-            if (spec_.kind == Kind::hierarchical) {
-                std::string built;
-                for (const auto& s : kHierarchicalShapes) {
-                    if (s.x == o.wg_width && s.y == o.wg_height) return {Shape{s.x, s.y}};
-                    built += (built.empty() ? "" : ", ") + shape_text({s.x, s.y});
-                }
-                throw InputError("sycl:hierarchical is built for work-groups " + built + " (its work-group scope tile has "
-                                 "a compile-time size), not " + shape_text({o.wg_width, o.wg_height}));
-            }
+            spec_.check_shape({o.wg_width, o.wg_height});
             return {Shape{o.wg_width, o.wg_height}};
         }
-        switch (spec_.kind) {
-            case Kind::hierarchical: {
-                std::vector<Shape> out;
-                for (const auto& s : kHierarchicalShapes) out.push_back({s.x, s.y});
-                return out;
-            }
-            // The largest square group wastes the smallest share of work-items on the halo.
-            case Kind::halo_tile: return {{32, 32}, {18, 18}, {16, 16}, {10, 10}, {8, 8}, {6, 6}, {4, 4}, {3, 3}};
-            case Kind::strided:
-                if (rt_->info.is_gpu()) return {{64, 4}, {32, 8}, {32, 4}, {16, 4}, {8, 4}, {4, 2}, {1, 1}};
-                return {{32, 8}, {32, 4}, {16, 4}, {8, 4}, {8, 2}, {4, 2}, {2, 2}, {1, 1}};
-        }
-        return {};
+        return spec_.defaults(rt_->info.is_gpu());
     }
 
-    std::uint64_t local_bytes(Shape s) const {
-        switch (spec_.kind) {
-            case Kind::hierarchical: return static_cast<std::uint64_t>(s.x + 2) * static_cast<std::uint64_t>(s.y + 2);
-            case Kind::halo_tile: return static_cast<std::uint64_t>(s.x) * static_cast<std::uint64_t>(s.y);
-            case Kind::strided:
-                return 4ull * static_cast<std::uint64_t>(s.x + 2) * (static_cast<std::uint64_t>(rows_) * s.y + 2);
-        }
-        return 0;
-    }
+    std::uint64_t local_bytes(Shape s) const { return spec_.local_bytes(s, rows_); }
 
     std::vector<EngineOptions> autotune_candidates() const {
-        std::vector<std::pair<int, int>> shapes;
-        std::vector<int> rows = {0};
-        switch (spec_.kind) {
-            case Kind::hierarchical:
-                for (const auto& s : kHierarchicalShapes) shapes.emplace_back(s.x, s.y);
-                break;
-            case Kind::halo_tile: shapes = {{6, 6}, {10, 10}, {18, 10}, {18, 18}, {34, 10}, {34, 18}, {32, 32}, {66, 10}}; break;
-            case Kind::strided:
-                shapes = {{8, 4}, {16, 4}, {16, 8}, {32, 4}, {32, 8}, {32, 16}, {64, 4}, {64, 8}};
-                rows = {4, 8, 16};
-                break;
-        }
+        const auto& shapes = spec_.autotune_shapes;
+        const auto& rows = spec_.autotune_rows;
         std::vector<EngineOptions> out;
         for (int r : rows)
             for (auto [x, y] : shapes) {
@@ -273,18 +280,12 @@ private:
 
     void setup(const EngineOptions& options) {
         const DeviceDescription& dev = rt_->info;
-        device_spec_ = options.device;
-        reduction_ = reduction_for(options.param("reduction", "auto"), dev);
         rows_ = static_cast<int>(options.param_int("rows", dev.is_gpu() ? kDefaultGpuRows : kDefaultRows));
         // Rows padded to 16 bytes: every row starts word-aligned, so the strided kernel moves cells as
         // 32-bit words. Padding bytes stay 0 (no kernel writes them), which the population relies on.
         pitch_ = round_up(static_cast<std::uint64_t>(w_), 16);
         const auto h = static_cast<std::uint64_t>(h_);
-        if (h > (std::uint64_t{1} << 62) / pitch_ || pitch_ * h > dev.max_alloc || 2 * pitch_ * h > dev.global_mem_size)
-            throw RuntimeError("a " + std::to_string(w_) + "x" + std::to_string(h_) + " board needs two " +
-                               std::to_string((pitch_ * h) >> 20) + " MiB allocations; " + dev.name + " allows " +
-                               std::to_string(dev.max_alloc >> 20) + " MiB each and has " +
-                               std::to_string(dev.global_mem_size >> 20) + " MiB");
+        check_allocation(pitch_);
 
         const bool user = options.wg_width > 0 || options.wg_height > 0;
         std::string why;
@@ -309,9 +310,6 @@ private:
             if (user) throw InputError(why);
             throw RuntimeError(std::string("no work-group shape fits ") + spec_.name + " on " + dev.name + ": " + why);
         }
-        if (spec_.kind == Kind::hierarchical)
-            for (const auto& s : kHierarchicalShapes)
-                if (s.x == shape_.x && s.y == shape_.y) hierarchical_ = topology_ == Topology::torus ? s.torus : s.plane;
 
         const std::size_t bytes = static_cast<std::size_t>(pitch_ * h);
         cur_ = sycl::malloc_device<std::uint8_t>(bytes, rt_->queue);
@@ -325,74 +323,33 @@ private:
     }
 
     sycl::event launch_one() {
-        sycl::queue& q = rt_->queue;
         const ByteBoard b{static_cast<std::uint64_t>(w_), static_cast<std::uint64_t>(h_), pitch_};
-        const bool torus = topology_ == Topology::torus;
-        switch (spec_.kind) {
-            case Kind::hierarchical: return hierarchical_(q, cur_, next_, b, rule_bits_);
-            case Kind::halo_tile:
-                return torus ? launch_halo_tile<true>(q, cur_, next_, b, rule_bits_, shape_.x, shape_.y)
-                             : launch_halo_tile<false>(q, cur_, next_, b, rule_bits_, shape_.x, shape_.y);
-            case Kind::strided: {
-                // Strips of 4, 8 and 16 rows are compiled with the row loop unrolled; others loop.
-                auto strided = [&]<bool T>() {
-                    switch (rows_) {
-                        case 4: return launch_halo_tile_strided<T, 4>(q, cur_, next_, b, rule_bits_, shape_.x, shape_.y, rows_);
-                        case 8: return launch_halo_tile_strided<T, 8>(q, cur_, next_, b, rule_bits_, shape_.x, shape_.y, rows_);
-                        case 16: return launch_halo_tile_strided<T, 16>(q, cur_, next_, b, rule_bits_, shape_.x, shape_.y, rows_);
-                        default: return launch_halo_tile_strided<T, 0>(q, cur_, next_, b, rule_bits_, shape_.x, shape_.y, rows_);
-                    }
-                };
-                return torus ? strided.template operator()<true>() : strided.template operator()<false>();
-            }
-        }
-        return {};
+        return spec_.launch(Launch{rt_->queue, cur_, next_, b, rule_bits_, topology_ == Topology::torus, shape_, rows_});
     }
 
-    void launch(std::int64_t n, std::vector<sycl::event>* events) {
-        try {
-            for (std::int64_t g = 0; g < n; ++g) {
-                sycl::event ev = launch_one();
-                if (events) events->push_back(ev);
-                std::swap(cur_, next_);
-                ++generation_;
-                // Bound the commands in flight; one wait per 256 launches costs nothing.
-                if (g % 256 == 255) {
-                    rt_->sync("running generations");
-                    if (interrupt_ && interrupt_->load()) break;
-                }
-            }
-            rt_->sync((std::string("running ") + spec_.name).c_str());
-        } catch (const sycl::exception& e) {
-            throw_runtime(e, std::string("running ") + spec_.name);
-        }
+    void launch(std::int64_t n, std::vector<sycl::event>* events) override {
+        run_launches(n, events, [&](std::int64_t) {
+            sycl::event ev = launch_one();
+            std::swap(cur_, next_);
+            return std::pair<sycl::event, std::int64_t>(ev, 1);
+        });
     }
 
     const KernelSpec& spec_;
-    std::shared_ptr<DeviceRuntime> rt_;
-    std::int64_t w_, h_;
-    Topology topology_;
-    Rule rule_;
     std::uint32_t rule_bits_;
-    const std::atomic<bool>* interrupt_;
-    std::string device_spec_;
-    Reduction reduction_ = Reduction::sycl_reduction;
     int rows_ = kDefaultRows;
     std::uint64_t pitch_ = 0;
     Shape shape_;
-    HierarchicalLaunch hierarchical_ = nullptr;
     std::uint8_t* cur_ = nullptr;
     std::uint8_t* next_ = nullptr;
     mutable std::uint8_t* staging_ = nullptr;
     mutable std::uint64_t staging_bytes_ = 0;
-    std::int64_t generation_ = 0;
-    std::unique_ptr<Population> population_;
 };
 
 }  // namespace
 
 void register_byte_engines() {
-    for (const KernelSpec& k : kSpecs) {
+    for (const KernelSpec& k : kKernels) {
         EngineInfo info;
         info.name = k.name;
         info.description = k.description;
@@ -400,7 +357,7 @@ void register_byte_engines() {
                                    "population path: sycl::reduction, reduce_over_group, or the tutorial's local-memory "
                                    "tree (auto: the fastest measured on the device's kind)",
                                    reduction_choices(), 0, 0, "auto"});
-        if (k.kind == Kind::strided)
+        if (k.has_rows)
             info.parameters.push_back({"rows", "rows per work-item (each computes 4 cells x rows)", {}, 1, 64,
                                        "16 on GPUs, 8 on CPUs"});
         register_engine(info, [&k](const BoardSpec& board, const EngineOptions& options) -> std::unique_ptr<Engine> {

@@ -8,17 +8,10 @@
 
 #include <cstdint>
 
-// Kernel bodies and the helpers they call are forced inline: AdaptiveCpp's CUDA path otherwise
-// calls a large kernel lambda as a function, with the lambda's captures and the work-item's arrays
-// in local (stack) memory (docs/sycl.md, "What the H100 showed").
-#define TILELIFE_INLINE __attribute__((always_inline))
+#include "sycl/board.hpp"
+#include "sycl/wg_tile_load.hpp"
 
 namespace tilelife::sycl_backend {
-
-// Board geometry as kernels see it. Indices are 64-bit: a 65536 x 65536 board has 2^32 cells.
-struct ByteBoard {
-    std::uint64_t width = 0, height = 0, pitch = 0;
-};
 
 // Rule as 18 bits: bit (9 * alive + neighbours) set means the cell lives next generation.
 inline std::uint32_t rule_bits(std::uint16_t birth, std::uint16_t survival) {
@@ -27,36 +20,6 @@ inline std::uint32_t rule_bits(std::uint16_t birth, std::uint16_t survival) {
 
 TILELIFE_INLINE inline std::uint8_t rule_next(std::uint32_t bits, std::uint32_t index) {
     return static_cast<std::uint8_t>((bits >> index) & 1u);
-}
-
-// v mod n in [0, n). Halos and tiles lie at most a tile (< 2^17 cells) past the edge, so one add or
-// subtract suffices except on boards smaller than that; there n and v fit 32 bits, and a 32-bit
-// remainder is a few inline instructions. Neither loops nor a 64-bit modulo (a subroutine call on
-// GPUs, which keeps the whole kernel's state in local memory): both cost registers in every kernel
-// that wraps, and registers are occupancy (docs/sycl.md, "What the H100 showed").
-TILELIFE_INLINE inline std::int64_t wrap_index(std::int64_t v, std::int64_t n) {
-    if (v < 0) v += n;
-    else if (v >= n) v -= n;
-    if (v < 0 || v >= n) {
-        const auto m = static_cast<std::int32_t>(n);
-        const std::int32_t r = static_cast<std::int32_t>(v) % m;
-        v = r < 0 ? r + m : r;
-    }
-    return v;
-}
-
-// The cell at (x, y), which may lie outside the board: wrapped on a torus, dead on a plane.
-template <bool Torus>
-TILELIFE_INLINE inline std::uint8_t cell_at(const std::uint8_t* cells, std::int64_t x, std::int64_t y, const ByteBoard& b) {
-    const auto w = static_cast<std::int64_t>(b.width), h = static_cast<std::int64_t>(b.height);
-    if (x >= 0 && y >= 0 && x < w && y < h) return cells[static_cast<std::uint64_t>(y) * b.pitch + static_cast<std::uint64_t>(x)];
-    if constexpr (Torus) {
-        x = wrap_index(x, w);
-        y = wrap_index(y, h);
-        return cells[static_cast<std::uint64_t>(y) * b.pitch + static_cast<std::uint64_t>(x)];
-    } else {
-        return 0;
-    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -138,8 +101,10 @@ sycl::event launch_halo_tile(sycl::queue& q, const std::uint8_t* src, std::uint8
             const std::int64_t y = static_cast<std::int64_t>(it.get_group(0)) * (gy - 2) + ly - 1;
             const bool inside = x >= 0 && y >= 0 && x < static_cast<std::int64_t>(B.width) &&
                                 y < static_cast<std::int64_t>(B.height);
-            tile[ly * gx + lx] = inside ? in[static_cast<std::uint64_t>(y) * B.pitch + static_cast<std::uint64_t>(x)]
-                                        : cell_at<Torus>(in, x, y, B);
+            // The group is shaped as its tile plus halo: one cell per work-item (wg_tile_load.hpp).
+            wg_load_cell_tile<Torus>(tile, static_cast<std::uint32_t>(gx), static_cast<std::uint32_t>(gy), in, x - lx,
+                                     y - ly, B, static_cast<std::uint32_t>(lx), static_cast<std::uint32_t>(ly),
+                                     static_cast<std::uint32_t>(gx), static_cast<std::uint32_t>(gy));
             sycl::group_barrier(it.get_group());
             if (lx == 0 || ly == 0 || lx == gx - 1 || ly == gy - 1 || !inside) return;
             const int at = ly * gx + lx;
@@ -163,33 +128,6 @@ sycl::event launch_halo_tile(sycl::queue& q, const std::uint8_t* src, std::uint8
 // Per byte lane: left + self + right.
 TILELIFE_INLINE inline std::uint32_t row_sum(std::uint32_t l, std::uint32_t c, std::uint32_t r) {
     return c + ((c << 8) | (l >> 24)) + ((c >> 8) | (r << 24));
-}
-
-// Four cells starting at x (a multiple of 4, possibly outside the board), for tiles at the edge: the
-// row found once, then cell by cell (a loop kept rolled: this path only runs on the board's rim, and
-// unrolled it raised the whole kernel's register count).
-template <bool Torus>
-TILELIFE_INLINE inline std::uint32_t word_at(const std::uint8_t* src, std::int64_t x, std::int64_t y, const ByteBoard& b) {
-    const auto w = static_cast<std::int64_t>(b.width), h = static_cast<std::int64_t>(b.height);
-    if constexpr (Torus) {
-        y = wrap_index(y, h);
-    } else {
-        if (y < 0 || y >= h) return 0;
-    }
-    const std::uint8_t* row = src + static_cast<std::uint64_t>(y) * b.pitch;
-    if (x >= 0 && x + 4 <= w) return reinterpret_cast<const std::uint32_t*>(row)[static_cast<std::uint64_t>(x) / 4];
-    std::uint32_t v = 0;
-#pragma unroll 1
-    for (int k = 0; k < 4; ++k) {
-        std::int64_t xx = x + k;
-        if constexpr (Torus) {
-            xx = wrap_index(xx, w);
-        } else {
-            if (xx < 0 || xx >= w) continue;
-        }
-        v |= static_cast<std::uint32_t>(row[xx]) << (8 * k);
-    }
-    return v;
 }
 
 // ROWS: the strip length when it is one of the compiled ones (the row loop is then unrolled, as the
@@ -221,35 +159,8 @@ sycl::event launch_halo_tile_strided(sycl::queue& q, const std::uint8_t* src, st
             // Tile and halo inside the board: whole aligned words, no wrapping (same for the whole group).
             const bool interior = x0 >= 4 && y0 >= 1 && x0 + static_cast<std::int64_t>(tile_w) + 4 <= W &&
                                   y0 + static_cast<std::int64_t>(tile_h) + 1 <= H;
-            // Word i = lid, lid + group size, ... is local row j, column c; stepping by the group size
-            // moves (j, c) by a fixed amount, so there is no division per word.
-            const std::uint32_t dj = group_size / lw, dc = group_size % lw;
-            std::uint32_t j = lid / lw, c = lid % lw;
-            if (interior) {
-                const auto* words = reinterpret_cast<const std::uint32_t*>(in);
-                const std::uint64_t wpitch = B.pitch / 4;
-                std::uint64_t row = static_cast<std::uint64_t>(y0 - 1 + j) * wpitch + static_cast<std::uint64_t>(x0 - 4) / 4;
-                for (std::uint32_t i = lid; i < lw * lh; i += group_size) {
-                    tile[i] = words[row + c];
-                    c += dc;
-                    row += dj * wpitch;
-                    if (c >= lw) {
-                        c -= lw;
-                        row += wpitch;
-                    }
-                }
-            } else {
-                for (std::uint32_t i = lid; i < lw * lh; i += group_size) {
-                    tile[i] = word_at<Torus>(in, x0 - 4 + 4 * static_cast<std::int64_t>(c),
-                                             y0 - 1 + static_cast<std::int64_t>(j), B);
-                    c += dc;
-                    j += dj;
-                    if (c >= lw) {
-                        c -= lw;
-                        ++j;
-                    }
-                }
-            }
+            // The cooperative load (wg_tile_load.hpp): one halo word left and right, one halo row above and below.
+            wg_load_byte_tile<Torus>(tile, lw, lh, in, x0 - 4, y0 - 1, B, interior, lid, group_size);
             sycl::group_barrier(it.get_group());
 
             const std::int64_t x = x0 + 4 * static_cast<std::int64_t>(lx);  // first of this item's four cells

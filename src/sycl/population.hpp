@@ -4,7 +4,8 @@
 //   reduce-over-group  an nd_range kernel: each work-item sums words grid-stride, reduce_over_group
 //                      per work-group into a partial count, and a second one-group kernel adds them;
 //   tree               the SYCL reduction tutorial's local-memory tree: the same two passes, each
-//                      work-group halving its active work-items at every stride with a group_barrier.
+//                      work-group halving its active work-items at every stride with a group_barrier
+//                      (wg_reduce.hpp's wg_reduce_add).
 // `Count` maps a word to its live cells (four byte cells, or 32 bit cells).
 #pragma once
 #include <sycl/sycl.hpp>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "sycl/runtime.hpp"
+#include "sycl/wg_reduce.hpp"
 #include "tilelife/error.hpp"
 
 namespace tilelife::sycl_backend {
@@ -113,13 +115,8 @@ public:
                         const std::size_t lid = it.get_local_id(0);
                         std::uint64_t s = 0;
                         for (std::uint64_t k = it.get_global_id(0); k < n; k += items) s += f(words[k]);
-                        scratch[lid] = s;
-                        sycl::group_barrier(it.get_group());
-                        for (std::size_t stride = it.get_local_range(0) / 2; stride > 0; stride /= 2) {
-                            if (lid < stride) scratch[lid] += scratch[lid + stride];
-                            sycl::group_barrier(it.get_group());
-                        }
-                        if (lid == 0) partial[it.get_group(0)] = scratch[0];
+                        const std::uint64_t g = wg_reduce_add(it.get_group(), s, scratch);
+                        if (lid == 0) partial[it.get_group(0)] = g;
                     });
                 });
                 q.submit([&](sycl::handler& h) {
@@ -128,13 +125,8 @@ public:
                         const std::size_t lid = it.get_local_id(0);
                         std::uint64_t s = 0;
                         for (std::size_t k = lid; k < groups; k += it.get_local_range(0)) s += partial[k];
-                        scratch[lid] = s;
-                        sycl::group_barrier(it.get_group());
-                        for (std::size_t stride = it.get_local_range(0) / 2; stride > 0; stride /= 2) {
-                            if (lid < stride) scratch[lid] += scratch[lid + stride];
-                            sycl::group_barrier(it.get_group());
-                        }
-                        if (lid == 0) total[0] = scratch[0];
+                        const std::uint64_t g = wg_reduce_add(it.get_group(), s, scratch);
+                        if (lid == 0) total[0] = g;
                     });
                 });
                 break;

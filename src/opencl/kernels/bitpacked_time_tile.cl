@@ -37,7 +37,8 @@
 #define TW (LW - 2)
 
 #if TORUS
-// 32 bits of row `row` starting at cell p (< width); bits past the row's last word are 0.
+// 32 bits of row `row` starting at cell p (< width); bits past the row's last word are 0. Mirrors
+// tilelife::bitpack::bits_from32 (src/core/bitpack.hpp; OpenCL C cannot include C++).
 uint bits_from(__global const uint* row, ulong p, ulong nwords) {
     const ulong wi = p >> 5;
     const uint sh = (uint)(p & 31);
@@ -59,7 +60,7 @@ uint board_word(__global const uint* src, ulong pitch, ulong width, ulong height
     while (filled < 32) {
         const ulong n = min((ulong)(32 - filled), width - p);
         uint v = bits_from(row, p, nwords);
-        if (n < 32) v &= (1u << n) - 1u;
+        if (n < 32) v &= (1u << n) - 1u;  // bitpack::low_mask32
         out |= v << filled;
         filled += (uint)n;
         p = 0;  // a run ends at the row's end (or fills the word): the next starts at cell 0
@@ -181,6 +182,7 @@ void time_tile(__global const uint* restrict src, __global uint* restrict dst, c
             if (y >= 0 && y < (long)height) rows_in |= 1u << r;
         }
         if (j >= 0 && j < (long)nwords)
+            // bitpack::last_word_mask32 on the last column
             col_mask = (j == (long)nwords - 1 && (width & 31) != 0) ? (1u << (width & 31)) - 1u : ~0u;
     }
 #endif
@@ -218,6 +220,7 @@ void time_tile(__global const uint* restrict src, __global uint* restrict dst, c
     // together (a store between them would order them: the compiler cannot tell the rows apart).
     // No early return: the caller may loop over tiles with a barrier between them.
     if (c != 0 && c != LW - 1 && j < (long)nwords) {
+        // bitpack::last_word_mask32 on the last column (src/core/bitpack.hpp)
         const uint keep = (j == (long)nwords - 1 && (width & 31) != 0) ? (1u << (width & 31)) - 1u : ~0u;
         if (compare) {
             uint diff = 0;
