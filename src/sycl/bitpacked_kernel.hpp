@@ -144,9 +144,12 @@ TILELIFE_INLINE inline std::uint32_t next_state(std::uint32_t a0, std::uint32_t 
     const std::uint32_t s2 = m1 ^ (x1 & k0);
     if constexpr (RuleK == kRuleLife) {
         // Count 3 (born, or survives with 2), or 4 while alive (survives with 3). Counts 8 and 9 read
-        // as 0 and 1 here (s3 left out) and are dead either way.
+        // as 0 and 1 here (s3 left out) and are dead either way. In two three-input operations, as the
+        // OpenCL kernel has it (docs/bitpacked-opencl.md): s0 == s1 leaves counts 0, 3, 4 and 7, and
+        // (s1 ^ s2) & (s1 | alive) keeps 3, and 4 when alive.
         (void)rule;
-        return (~s2 & s1 & s0) | (alive & s2 & ~s1 & ~s0);
+        const std::uint32_t u = (s1 ^ s2) & (s1 | alive);
+        return u & ~(s0 ^ s1);
     } else if constexpr (RuleK == kRuleMasks) {
         // Any rule: per count v the cell's fate is born[v] or stays[v] by `alive`; the count's bits
         // select among the ten like a multiplexer tree (s3 set means 8 or 9: s2 = s1 = 0 then).
