@@ -6,7 +6,7 @@
 # and its debs) and src/ (these sources). OUT receives summary.txt (one line per run),
 # results.jsonl (tilelife-mpi-bench's JSON, one object per run), log.txt and build.log.
 # GPUS=n (default: nvidia-smi's count); LIMIT=seconds per run (default 150);
-# ONLY="name ..." runs only those sections (smoke cli strong sweep four cpu parts largest); SMOKE=1 runs
+# ONLY="name ..." runs only those sections (smoke cli strong weak sweep four cpu parts largest); SMOKE=1 runs
 # the same on small boards (to try the script on a machine without GPUs).
 set -u
 CARRY=$(cd "$1" && pwd)
@@ -99,6 +99,16 @@ if want strong; then
   stamp strong scaling
   for n in 1 $RANKS; do bench strong-${S1%%x*} "$n" --size $S1 --gens $G1 --warmup 96 --repeats 5 --exchanges 20; done
   for n in 1 $RANKS; do bench strong-${S2%%x*} "$n" --size $S2 --gens $G2 --warmup 96 --repeats 5 --exchanges 20; done
+fi
+
+if want weak; then
+  stamp weak scaling
+  # A band of the same size per GPU: S1's width, S1's height times the ranks (1, 2, 4, ... GPUs).
+  w=${S1%%x*} h=${S1##*x}
+  for n in 1 2 4 8; do
+    [ "$n" -le "$GPUS" ] || break
+    bench weak-$n "$n" --size ${w}x$((h * n)) --gens $G1 --warmup 96 --repeats 5 --exchanges 20
+  done
 fi
 
 if want sweep; then
