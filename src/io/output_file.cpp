@@ -3,6 +3,8 @@
 #include "tilelife/output_file.hpp"
 
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -93,9 +95,19 @@ OutputFile::OutputFile(std::string path, Compression compression)
         fd_ = STDOUT_FILENO;
         return;
     }
-    fd_ = create_temp(path_, temp_);
-    if (fd_ < 0) fail("cannot create a file in " + directory_of(path_).string(), errno);
-    slot_ = track_temp(temp_);
+    {
+        // The stop signals wait while the file is created and tracked: a handler running between
+        // the two would not know the file and leave it behind.
+        sigset_t stop, previous;
+        sigemptyset(&stop);
+        for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&stop, sig);
+        pthread_sigmask(SIG_BLOCK, &stop, &previous);
+        fd_ = create_temp(path_, temp_);
+        const int err = errno;
+        if (fd_ >= 0) slot_ = track_temp(temp_);
+        pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+        if (fd_ < 0) fail("cannot create a file in " + directory_of(path_).string(), err);
+    }
     // An existing file keeps its permissions.
     struct stat st {};
     if (::stat(path_.c_str(), &st) == 0 && S_ISREG(st.st_mode)) (void)::fchmod(fd_, st.st_mode & 07777);
