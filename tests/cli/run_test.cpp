@@ -82,7 +82,9 @@ bool shows_progress(const std::vector<std::string>& screen) {
 const std::string kSlowJob = "random:600x600:0.4:3 --topology torus --kernel reference";
 
 TEST_F(Cli, ProgressBarIsClearedBeforeTheReport) {
-    const std::int64_t gens = gens_for_seconds(*this, kSlowJob, 3.0);
+    // Long enough for the bar to show even when the calibration ran on a loaded machine and the run
+    // does not (3 s was seen too short under load).
+    const std::int64_t gens = gens_for_seconds(*this, kSlowJob, 6.0);
     ASSERT_GT(gens, 0);
     std::vector<std::string> argv{kCli, "run"};
     for (const char* a : {"random:600x600:0.4:3", "--topology", "torus", "--kernel", "reference", "--log-every"})
