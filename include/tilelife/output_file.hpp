@@ -38,8 +38,9 @@ public:
 
 private:
     [[noreturn]] void fail(const std::string& what, int err) const;
+    void name_unnamed();
 
-    std::string path_, temp_;
+    std::string path_, temp_;  // temp_ is empty while the file has no name (O_TMPFILE)
     int fd_ = -1;
     std::FILE* stream_ = nullptr;
     void* gz_ = nullptr;  // gzFile

@@ -215,8 +215,9 @@ FinalOutput::FinalOutput(OutputTarget target, int scale, const image::Style& sty
         check_output_path(target_.path);
         (void)image_module();  // loaded now: a missing module fails before the run
     } else {
-        text_ = std::make_unique<OutputFile>(target_.path, target_.gzip ? OutputFile::Compression::gzip
-                                                                        : OutputFile::Compression::none);
+        // Checked now, created when written: a run killed outright (SIGKILL, the OOM killer, a rank
+        // of an MPI job dying) then leaves no temporary file behind.
+        check_output_path(target_.path);
     }
 }
 
@@ -310,8 +311,9 @@ void FinalOutput::write(const Engine& engine, const BoardPlan& plan, const Patte
     check_size(engine, plan);
     if (!image()) {
         const OutputFormat format = target_.format;
-        write_board(format, engine, plan, meta, [this](std::string_view text) { text_->write(text); });
-        text_->commit();
+        OutputFile file(target_.path, target_.gzip ? OutputFile::Compression::gzip : OutputFile::Compression::none);
+        write_board(format, engine, plan, meta, [&file](std::string_view text) { file.write(text); });
+        file.commit();
         return;
     }
     const Box box = image_box(engine);

@@ -153,7 +153,6 @@ private:
     image::Style style_;
     std::int64_t budget_;
     std::optional<Box> area_;
-    std::unique_ptr<OutputFile> text_;
     std::int64_t gens_before_check_ = INT64_MAX;
     image::AgeTracker ages_;
     Box ages_box_;

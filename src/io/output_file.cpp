@@ -1,5 +1,7 @@
 // OutputFile: the one atomic writer (temp file beside the target, fsync, rename, fsync of the
-// directory), for text, gzip, and libraries that write through FILE* or a descriptor.
+// directory), for text, gzip, and libraries that write through FILE* or a descriptor. Where the file
+// system allows, the temp file has no name until it is complete (O_TMPFILE): a process killed
+// outright (SIGKILL, the OOM killer, mpirun ending a job whose rank died) leaves nothing behind.
 #include "tilelife/output_file.hpp"
 
 #include <fcntl.h>
@@ -32,22 +34,38 @@ fs::path directory_of(const std::string& path) {
     return target.has_parent_path() ? target.parent_path() : fs::path(".");
 }
 
-// A new file of a unique name in `dir` (so rename() stays within one file system). O_EXCL with mode
-// 0666 lets the umask apply as for any new file; errno is kept for the caller when it fails.
-int create_temp(const std::string& path, std::string& temp) {
+// A hidden name beside the target (so rename() stays within one file system), unique to this process.
+std::string temp_name(const std::string& path) {
     static std::atomic<unsigned> counter{0};
-    const fs::path dir = directory_of(path);
-    const std::string base = fs::path(path).filename().string();
+    const auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
+    return (directory_of(path) / ("." + fs::path(path).filename().string() + ".tmp" + std::to_string(::getpid()) +
+                                  "." + std::to_string(counter++) + "." + std::to_string(stamp % 1000000)))
+        .string();
+}
+
+// A new file of such a name. O_EXCL with mode 0666 lets the umask apply as for any new file; errno is
+// kept for the caller when it fails.
+int create_temp(const std::string& path, std::string& temp) {
     for (int attempt = 0; attempt < 100; ++attempt) {
-        const auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
-        temp = (dir / ("." + base + ".tmp" + std::to_string(::getpid()) + "." + std::to_string(counter++) + "." +
-                       std::to_string(stamp % 1000000)))
-                   .string();
+        temp = temp_name(path);
         const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (fd >= 0 || errno != EEXIST) return fd;
     }
     errno = EEXIST;
     return -1;
+}
+
+// An unnamed file in `dir` (O_TMPFILE), given a name by linkat() through /proc/self/fd when it is
+// complete; -1 where the file system or a missing /proc does not allow it.
+int create_unnamed(const std::string& path) {
+#ifdef O_TMPFILE
+    static const bool proc_fds = ::access("/proc/self/fd", X_OK) == 0;
+    if (!proc_fds) return -1;
+    return ::open(directory_of(path).c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+#else
+    (void)path;
+    return -1;
+#endif
 }
 
 // The temporary files not yet committed, for remove_temporary_files(): fixed slots a signal
@@ -95,7 +113,8 @@ OutputFile::OutputFile(std::string path, Compression compression)
         fd_ = STDOUT_FILENO;
         return;
     }
-    {
+    fd_ = create_unnamed(path_);
+    if (fd_ < 0) {
         // The stop signals wait while the file is created and tracked: a handler running between
         // the two would not know the file and leave it behind.
         sigset_t stop, previous;
@@ -210,6 +229,7 @@ void OutputFile::commit() {
         if (!ok || !closed) fail("write failed", err ? err : EIO);
     }
     if (::fsync(fd_) != 0) fail("fsync failed", errno);
+    if (temp_.empty()) name_unnamed();
     const int fd = fd_;
     fd_ = -1;
     if (::close(fd) != 0) fail("close failed", errno);
@@ -222,6 +242,25 @@ void OutputFile::commit() {
         (void)::fsync(dfd);
         ::close(dfd);
     }
+}
+
+// The unnamed file gets a temporary name (linkat cannot replace the target), renamed over the
+// target next; tracked like a named one for the moment in between.
+void OutputFile::name_unnamed() {
+    const std::string proc = "/proc/self/fd/" + std::to_string(fd_);
+    sigset_t stop, previous;
+    sigemptyset(&stop);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&stop, sig);
+    pthread_sigmask(SIG_BLOCK, &stop, &previous);
+    int err = EEXIST;
+    for (int attempt = 0; attempt < 100 && err == EEXIST; ++attempt) {
+        temp_ = temp_name(path_);
+        err = ::linkat(AT_FDCWD, proc.c_str(), AT_FDCWD, temp_.c_str(), AT_SYMLINK_FOLLOW) == 0 ? 0 : errno;
+    }
+    if (err == 0) slot_ = track_temp(temp_);
+    else temp_.clear();
+    pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+    if (err != 0) fail("cannot name the file in " + directory_of(path_).string(), err);
 }
 
 void check_output_path(const std::string& path) {

@@ -62,6 +62,7 @@ public:
         }
     }
     bool started() const { return pid_ > 0; }
+    long pid() const { return pid_; }
     void signal(int sig) const { ::kill(pid_, sig); }
     // The exit status (128 + signal when killed by one), or -1 after `seconds`.
     int wait(double seconds) {
@@ -92,14 +93,6 @@ bool wait_for(double seconds, F ready) {
         std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
     return false;
-}
-
-// Files whose name starts with '.': OutputFile's temporary files (".NAME.tmpPID...").
-std::vector<std::string> hidden_files(const test::TempDir& dir) {
-    std::vector<std::string> out;
-    for (const std::string& f : dir.files())
-        if (!f.empty() && f[0] == '.') out.push_back(f);
-    return out;
 }
 
 class Limits : public Cli {
@@ -182,6 +175,23 @@ TEST_F(Limits, StopSignalsCheckpointAndLeaveNoTemporaryFiles) {
     }
 }
 
+// SIGKILL (the OOM killer, a scheduler's last word) cannot be caught: a run's final outputs are
+// therefore only checked when the run starts and created when they are written, so a run killed
+// outright mid-run leaves its last complete checkpoint and nothing else.
+TEST_F(Limits, KilledOutrightMidRunLeavesOnlyTheLastCheckpoint) {
+    test::TempDir run;
+    Child child(run.path(),
+                {"run", "random:400x400:0.4:3", "--topology", "torus", "--kernel", "reference", "--gens", "1e12",
+                 "--checkpoint", "ck.rle", "--checkpoint-every", "20", "-o", "out.rle.gz"},
+                logs / "child");
+    ASSERT_TRUE(child.started());
+    ASSERT_TRUE(wait_for(30, [&] { return test::file_exists(run / "ck.rle"); })) << child.err();
+    child.signal(SIGKILL);
+    child.wait(30);
+    EXPECT_EQ(run.files(), std::vector<std::string>{"ck.rle"}) << "no temporary file or output may be left";
+    EXPECT_GT(read_pattern(run / "ck.rle").generation, 0);
+}
+
 TEST_F(Limits, SignalWhileWritingAnOutputRemovesItsTemporaryFileAtOnce) {
     for (int sig : {SIGTERM, SIGINT}) {
         SCOPED_TRACE(std::string("signal ") + strsignal(sig));
@@ -192,10 +202,8 @@ TEST_F(Limits, SignalWhileWritingAnOutputRemovesItsTemporaryFileAtOnce) {
         ASSERT_TRUE(child.started());
         // Writing once the temporary file has bytes.
         const bool writing = wait_for(60, [&] {
-            for (const std::string& f : hidden_files(run)) {
-                struct stat st {};
-                if (::stat((run / f).c_str(), &st) == 0 && st.st_size > 0) return true;
-            }
+            for (std::int64_t size : test::files_being_written(child.pid(), run.path()))
+                if (size > 0) return true;
             return false;
         });
         ASSERT_TRUE(writing) << "never saw the output being written: " << child.err();
@@ -217,7 +225,8 @@ TEST_F(Limits, StopSignalsDuringConvertLeaveNoTemporaryFiles) {
         ASSERT_EQ(::mkfifo((run / "in.rle").c_str(), 0644), 0);
         Child child(run.path(), {"convert", "in.rle", "out.mc.gz"}, logs / "child");
         ASSERT_TRUE(child.started());
-        ASSERT_TRUE(wait_for(30, [&] { return !hidden_files(run).empty(); })) << "no temporary output: " << child.err();
+        ASSERT_TRUE(wait_for(30, [&] { return !test::files_being_written(child.pid(), run.path()).empty(); }))
+            << "no temporary output: " << child.err();
         child.signal(sig);
         EXPECT_EQ(child.wait(30), 128 + sig) << child.err();
         EXPECT_EQ(run.files(), std::vector<std::string>{"in.rle"}) << "a temporary file (or the output) was left";

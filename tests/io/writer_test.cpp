@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "io_support.hpp"
+#include "support/test_support.hpp"
 #include "tilelife/formats.hpp"
 #include "tilelife/output_file.hpp"
 
@@ -148,9 +149,10 @@ TEST_F(AtomicWrite, OutputFileOpensFirstAndCommitsWhole) {
     const std::string target = write("out.rle", "old\n");
     {
         OutputFile f(target);
+        EXPECT_EQ(test::files_being_written(::getpid(), dir_.string()).size(), 1u) << "the temporary file is created at once";
         std::size_t entries = 0;
         for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir_)) ++entries;
-        EXPECT_EQ(entries, 2u) << "the temporary file is created at once";
+        EXPECT_EQ(entries, 1u) << "the temporary file has no name until it is complete";
         f.write("new ");
         f.write("text\n");
         EXPECT_EQ(slurp(target), "old\n");

@@ -213,6 +213,26 @@ TEST(MpiCli, SigtermToMpirunWritesTheCheckpoint) {
     EXPECT_TRUE(read_text(one) == read_text(two));
 }
 
+// A rank killed outright (SIGKILL, a crashed node) cannot report anything: mpirun ends the job. What
+// is on disk must still be whole: the last complete checkpoint, no output, no temporary file.
+TEST(MpiCli, RankKilledOutrightLeavesOnlyTheLastCheckpoint) {
+    TempDir tmp;
+    const std::string ck = tmp / "ck.rle", out = tmp / "out.rle";
+    // The ranks are mpirun's children; the last one is killed once a checkpoint exists.
+    const auto r = run_command("cd " + shell_quote(tmp.path()) + " && { " + mpirun(3) +
+                               " run random:600x600:0.45:2 --topology torus --gens 1e15 --checkpoint " + ck +
+                               " --checkpoint-every 50 -q -o " + out +
+                               " & p=$!; for i in $(seq 300); do [ -e " + ck + " ] && break; sleep 0.1; done; "
+                               "sleep 0.5; kill -KILL $(pgrep -P $p | tail -n 1); wait $p; }");
+    EXPECT_NE(r.exit_code, 0);
+    EXPECT_FALSE(std::filesystem::exists(out));
+    for (const auto& entry : std::filesystem::directory_iterator(tmp.path()))
+        EXPECT_EQ(entry.path().filename().string(), "ck.rle") << "left behind: " << entry.path() << "\n" << r.err;
+    const std::string text = read_text(ck);
+    EXPECT_TRUE(std::regex_search(text, std::regex("Gen=[1-9][0-9]*"))) << text.substr(0, 200);
+    EXPECT_EQ(text[text.find_last_not_of("\n")], '!') << "the checkpoint is cut";
+}
+
 // Every rank makes its own engine on its own device: a device list whose second entry does not
 // exist fails on rank 1, and rank 0 reports rank 1's error.
 TEST(MpiCli, EveryRankRunsItsBand) {

@@ -284,6 +284,26 @@ inline void write_text(const std::string& path, std::string_view text) {
 
 inline bool file_exists(const std::string& path) { return std::filesystem::exists(path); }
 
+// The sizes of the regular files process `pid` has open for writing in directory `dir`, named or
+// not: OutputFile's temporary file has no name while it is written (O_TMPFILE; /proc shows it as
+// "DIR/#INODE (deleted)"), so tests find it through /proc/PID/fd.
+inline std::vector<std::int64_t> files_being_written(long pid, const std::string& dir) {
+    std::vector<std::int64_t> sizes;
+    std::error_code ec;
+    const std::string fds = "/proc/" + std::to_string(pid) + "/fd";
+    const std::string prefix = std::filesystem::weakly_canonical(dir, ec).string() + "/";
+    for (const auto& entry : std::filesystem::directory_iterator(fds, ec)) {
+        const std::string target = std::filesystem::read_symlink(entry.path(), ec).string();
+        if (ec || target.rfind(prefix, 0) != 0 || target.find('/', prefix.size()) != std::string::npos) continue;
+        const std::string info = read_text("/proc/" + std::to_string(pid) + "/fdinfo/" + entry.path().filename().string());
+        const auto flags = info.find("flags:");
+        if (flags == std::string::npos || (std::stoul(info.substr(flags + 6), nullptr, 8) & 3) == 0) continue;  // read-only
+        struct stat st {};
+        if (::stat(entry.path().c_str(), &st) == 0 && S_ISREG(st.st_mode)) sizes.push_back(st.st_size);
+    }
+    return sizes;
+}
+
 class TempDir {
 public:
     TempDir() {
