@@ -81,6 +81,16 @@ public:
         guarded("creating " + name_ + " for a " + board_text() + " board", [&] { setup(options); });
     }
 
+    ~BitpackedEngine() override {
+        try {
+            if (staging_) {
+                side_.enqueueUnmapMemObject(staging_buffer_, staging_);
+                side_.finish();
+            }
+        } catch (const cl::Error&) {
+        }
+    }
+
     void write_region(const Box& box, const std::uint8_t* cells) override {
         check(box);
         if (box.empty()) return;
@@ -155,7 +165,106 @@ public:
                 });
     }
 
+    // The last launch runs the tiles that the rows asked for need first, then the others; the rows are
+    // read on a second queue as soon as their tiles are done, into page-locked staging mapped once,
+    // while the other tiles compute (docs/distributed.md: the exchange's device reads overlap the step).
+    void step_reading_rows(std::int64_t n, const std::vector<RowsRead>& reads,
+                           const std::function<void(const std::vector<const std::uint64_t*>&)>& ready) override {
+        for (const RowsRead& r : reads) check(Box{0, r.y, w_, r.rows});
+        if (n <= 0 || reads.empty()) {
+            Engine::step_reading_rows(n, reads, ready);
+            return;
+        }
+        const std::size_t host_pitch = static_cast<std::size_t>(ceil_div(static_cast<std::uint64_t>(w_), 64)) * 8;
+        const auto tile_h = static_cast<std::uint64_t>(strips_ * rows_ - 2 * steps_);
+        std::vector<const std::uint64_t*> where;
+        guarded("running " + name_ + " and reading rows", [&] {
+            // The tile ids (rows of tiles) that produce the rows asked for, merged.
+            std::vector<std::pair<std::uint64_t, std::uint64_t>> rows_of_tiles;
+            std::size_t bytes = 0;
+            for (const RowsRead& r : reads) {
+                if (r.rows == 0) continue;
+                rows_of_tiles.emplace_back(static_cast<std::uint64_t>(r.y) / tile_h,
+                                           static_cast<std::uint64_t>(r.y + r.rows - 1) / tile_h + 1);
+                bytes += static_cast<std::size_t>(r.rows) * host_pitch;
+            }
+            std::sort(rows_of_tiles.begin(), rows_of_tiles.end());
+            first_tiles_.clear();
+            for (auto [a, b] : rows_of_tiles) {
+                if (!first_tiles_.empty() && a * groups_x_ <= first_tiles_.back().second)
+                    first_tiles_.back().second = std::max(first_tiles_.back().second, b * groups_x_);
+                else
+                    first_tiles_.emplace_back(a * groups_x_, b * groups_x_);
+            }
+            struct Clear {
+                std::vector<std::pair<std::uint64_t, std::uint64_t>>& v;
+                ~Clear() { v.clear(); }
+            } clear{first_tiles_};
+            if (first_tiles_.empty()) {
+                launch(n, nullptr);
+            } else {
+                if (bytes > staging_bytes_) stage(bytes);
+                launch(n, nullptr);  // sets first_done_
+            }
+            std::vector<cl::Event> done;
+            const std::vector<cl::Event> after{first_done_};
+            std::size_t at = 0;
+            for (const RowsRead& r : reads) {
+                if (r.rows == 0) {
+                    where.push_back(r.words);
+                    continue;
+                }
+                auto* host = reinterpret_cast<std::uint64_t*>(static_cast<char*>(staging_) + at);
+                at += static_cast<std::size_t>(r.rows) * host_pitch;
+                const std::array<std::size_t, 3> origin{0, static_cast<std::size_t>(r.y), 0};
+                const std::array<std::size_t, 3> region{static_cast<std::size_t>(pitch_) * 4,
+                                                        static_cast<std::size_t>(r.rows), 1};
+                done.emplace_back();
+                side_.enqueueReadBufferRect(cur_, CL_FALSE, origin, {0, 0, 0}, region, static_cast<std::size_t>(pitch_) * 4, 0,
+                                            host_pitch, 0, host, &after, &done.back());
+                where.push_back(host);
+            }
+            rt_->queue.flush();  // the other tiles start while the rows travel
+            side_.flush();
+            if (!done.empty()) cl::Event::waitForEvents(done);
+            if (host_pitch != pitch_ * 4)  // the last half word of each row is padding
+                for (std::size_t k = 0; k < reads.size(); ++k) {
+                    if (reads[k].rows == 0) continue;
+                    auto* w = const_cast<std::uint64_t*>(where[k]);
+                    for (std::int64_t r = 0; r < reads[k].rows; ++r)
+                        w[(r + 1) * static_cast<std::int64_t>(host_pitch / 8) - 1] &= 0xffffffffull;
+                }
+        });
+        ready(where);
+    }
+
 private:
+    // Page-locked staging of at least `bytes` (CL_MEM_ALLOC_HOST_PTR, mapped once, kept mapped), and
+    // the second queue that reads into it.
+    void stage(std::size_t bytes) {
+        if (!side_()) side_ = cl::CommandQueue(rt_->context, rt_->device);
+        if (staging_) {
+            side_.enqueueUnmapMemObject(staging_buffer_, staging_);
+            side_.finish();
+            staging_ = nullptr;
+            staging_bytes_ = 0;
+        }
+        staging_buffer_ = cl::Buffer(rt_->context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes);
+        staging_ = side_.enqueueMapBuffer(staging_buffer_, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes);
+        staging_bytes_ = bytes;
+    }
+
+    // Enqueues one launch of the tile kernel over tiles [a, b) (first_done_: after the first ranges).
+    void enqueue_tiles(std::uint64_t a, std::uint64_t b, std::vector<cl::Event>* events, cl::Event* out) {
+        kernel_.setArg(17, static_cast<cl_ulong>(a));
+        cl::Event ev;
+        rt_->queue.enqueueNDRangeKernel(kernel_, cl::NullRange,
+                                        cl::NDRange(static_cast<std::size_t>((b - a) * lw_), static_cast<std::size_t>(strips_)),
+                                        local_, nullptr, events || out ? &ev : nullptr);
+        if (events) events->push_back(ev);
+        if (out) *out = ev;
+    }
+
     // The words a box touches: first word, count, bit offset of box.x in the first, rows per band.
     struct Span {
         std::int64_t first = 0, words = 0, band = 1;
@@ -339,6 +448,7 @@ private:
         kernel_.setArg(10, stamps_);
         kernel_.setArg(11, list_);
         kernel_.setArg(12, counts_);
+        kernel_.setArg(17, cl_ulong{0});
 
         list_kernel_.setArg(0, stamps_);
         list_kernel_.setArg(2, static_cast<cl_ulong>(w_));
@@ -368,8 +478,10 @@ private:
         for (std::int64_t done = 0, count = 0; done < n; ++count) {
             const auto steps = static_cast<cl_uint>(std::min<std::int64_t>(steps_, n - done));
             bool compare = activity_ == Activity::on || (activity_ == Activity::automatic && !dense_);
-            const bool use_list =
-                activity_ != Activity::off && prev_compared_ && since_write_ >= 2 && steps == prev2_steps_;
+            // The last launch of step_reading_rows runs every tile, in two parts (see there).
+            const bool split = !first_tiles_.empty() && done + steps >= n;
+            const bool use_list = !split && activity_ != Activity::off && prev_compared_ && since_write_ >= 2 &&
+                                  steps == prev2_steps_;
             if (use_list) {
                 list_kernel_.setArg(1, launch_id_);  // the previous launch's stamp
                 list_kernel_.setArg(8, steps);       // what this launch's tiles depend on
@@ -397,10 +509,22 @@ private:
             kernel_.setArg(14, static_cast<cl_uint>(use_list));
             kernel_.setArg(15, static_cast<cl_uint>(compare));
             kernel_.setArg(16, launch_id_);
-            cl::Event ev;
-            rt_->queue.enqueueNDRangeKernel(kernel_, cl::NullRange, use_list ? list_grid_ : global_, local_, nullptr,
-                                            events ? &ev : nullptr);
-            if (events) events->push_back(ev);
+            if (split) {
+                // step_reading_rows: the tiles of the rows it reads, then the rest.
+                for (auto [a, b] : first_tiles_) enqueue_tiles(a, b, events, &first_done_);
+                std::uint64_t from = 0;
+                for (auto [a, b] : first_tiles_) {
+                    if (from < a) enqueue_tiles(from, a, events, nullptr);
+                    from = b;
+                }
+                if (from < tiles_) enqueue_tiles(from, tiles_, events, nullptr);
+            } else {
+                kernel_.setArg(17, cl_ulong{0});
+                cl::Event ev;
+                rt_->queue.enqueueNDRangeKernel(kernel_, cl::NullRange, use_list ? list_grid_ : global_, local_,
+                                                nullptr, events ? &ev : nullptr);
+                if (events) events->push_back(ev);
+            }
             std::swap(cur_, next_);
             if (use_list) slot_ ^= 1u;  // the list kernel cleared the other slot for the next list
             last_listed_ = use_list;
@@ -515,6 +639,15 @@ private:
     int phase_left_ = 0, check_in_ = 1;
     bool last_listed_ = false;
     std::int64_t launches_ = 0, listed_launches_ = 0;
+
+    // step_reading_rows: tile ids [a, b) the last launch runs first, the event of the last of them,
+    // the second queue and the page-locked staging.
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> first_tiles_;
+    cl::Event first_done_;
+    cl::CommandQueue side_;
+    cl::Buffer staging_buffer_;
+    void* staging_ = nullptr;
+    std::size_t staging_bytes_ = 0;
 };
 
 }  // namespace
