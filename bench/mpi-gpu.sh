@@ -6,7 +6,7 @@
 # and its debs) and src/ (these sources). OUT receives summary.txt (one line per run),
 # results.jsonl (tilelife-mpi-bench's JSON, one object per run), log.txt and build.log.
 # GPUS=n (default: nvidia-smi's count); LIMIT=seconds per run (default 150);
-# ONLY="name ..." runs only those sections (smoke cli strong weak sweep four cpu parts largest); SMOKE=1 runs
+# ONLY="name ..." runs only those sections (smoke cli strong weak sweep four cpu parts largest overlap); SMOKE=1 runs
 # the same on small boards (to try the script on a machine without GPUs).
 set -u
 CARRY=$(cd "$1" && pwd)
@@ -66,7 +66,7 @@ bench() {
     return
   fi
   echo "{\"name\":\"$name\",\"result\":$json}" >> "$OUT/results.jsonl"
-  echo "$json" | field "'%-16s np %d %dx%d ghost %d %s: %7.3f T/s %8.4f ms/gen  check %d/%d wrong  pop %d fp %s  x %.1f us  t %.1f us  %s  (%ds)' % ('$name', d['ranks'], d['width'], d['height'], d['ghost'], d['exchange'], d['cell_updates_per_second']/1e12, d['ms_per_gen'], d['check']['mismatches'], d['check']['cells'], d['population'], d['fingerprint'], d['exchange_seconds']*1e6, d.get('transfer_seconds', 0)*1e6, ' '.join('[%s %d rows: read %.3f mpi %.3f write %.3f agree %.3f]' % (r['device'].split(' ')[0], r['rows'], r['read'], r['mpi'], r['write'], r['agree']) for r in d['per_rank']), $(( $(date +%s) - t0 )))" | tee -a "$OUT/summary.txt"
+  echo "$json" | field "'%-16s np %d %dx%d ghost %d %s: %7.3f T/s %8.4f ms/gen  check %d/%d wrong  pop %d fp %s  x %.1f us  t %.1f us  %s  (%ds)' % ('$name', d['ranks'], d['width'], d['height'], d['ghost'], d['exchange'] + (' overlapped' if d.get('overlap') else ''), d['cell_updates_per_second']/1e12, d['ms_per_gen'], d['check']['mismatches'], d['check']['cells'], d['population'], d['fingerprint'], d['exchange_seconds']*1e6, d.get('transfer_seconds', 0)*1e6, ' '.join('[%s %d rows: step %.3f read %.3f mpi %.3f write %.3f agree %.3f x%d]' % (r['device'].split(' ')[0], r['rows'], r['step'], r['read'], r['mpi'], r['write'], r['agree'], r['exchanges']) for r in d['per_rank']), $(( $(date +%s) - t0 )))" | tee -a "$OUT/summary.txt"
 }
 
 if want smoke; then
@@ -140,6 +140,22 @@ if want parts; then
     OMPI_MCA_btl_vader_single_copy_mechanism=none bench parts-mpicopy-$w 2 --engine cpu:bitpacked --param activity=off --size ${w}x4096 $quick --exchanges 50
   done
   bench parts-gpu2-${S1%%x*} 2 --size $S1 $quick --transfers 50 --exchanges 50
+fi
+
+if want overlap; then
+  stamp the exchange overlapped with the step against the exchange after it
+  # Strong scaling at both sizes and weak scaling, 1, 2 and 4 GPUs (as many as there are), each
+  # multi-GPU run with the overlapped exchange (the default) and with --no-overlap, alternated.
+  w=${S1%%x*} h=${S1##*x}
+  for n in 1 2 4; do
+    [ "$n" -le "$GPUS" ] || break
+    for mode in overlap no-overlap; do
+      [ "$n" = 1 ] && [ "$mode" = no-overlap ] && continue
+      flag=$([ "$mode" = no-overlap ] && echo --no-overlap)
+      bench $mode-strong-${S2%%x*}-$n "$n" --size $S2 --gens $G2 --warmup 96 --repeats ${REPEATS:-5} --exchanges 20 $flag
+      bench $mode-weak-$n "$n" --size ${w}x$((h * n)) --gens $G1 --warmup 96 --repeats ${REPEATS:-5} --exchanges 20 $flag
+    done
+  done
 fi
 
 if want largest; then
