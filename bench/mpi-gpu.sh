@@ -7,7 +7,8 @@
 # results.jsonl (tilelife-mpi-bench's JSON, one object per run), log.txt and build.log.
 # GPUS=n (default: nvidia-smi's count); LIMIT=seconds per run (default 150);
 # ONLY="name ..." runs only those sections (smoke cli strong weak sweep four cpu parts largest overlap); SMOKE=1 runs
-# the same on small boards (to try the script on a machine without GPUs).
+# the same on small boards (to try the script on a machine without GPUs). BASE=dir (another source
+# tree, e.g. git archive of the commit before a change): the overlap section also runs its bench.
 set -u
 CARRY=$(cd "$1" && pwd)
 OUT=$2
@@ -59,7 +60,7 @@ bench() {
   shift 2
   local t0=$(date +%s)
   local json
-  json=$(mpi "$np" "$MB" --engine opencl:bitpacked "$@" 2> "/tmp/$name.err")
+  json=$(mpi "$np" "${BENCH_BIN:-$MB}" --engine opencl:bitpacked "$@" 2> "/tmp/$name.err")
   local rc=$?
   if [ $rc -ne 0 ] || [ -z "$json" ]; then
     echo "$name: FAILED rc=$rc: $(tail -c 600 "/tmp/$name.err" | tr '\n' ' ')" | tee -a "$OUT/summary.txt"
@@ -144,16 +145,25 @@ fi
 
 if want overlap; then
   stamp the exchange overlapped with the step against the exchange after it
-  # Strong scaling at both sizes and weak scaling, 1, 2 and 4 GPUs (as many as there are), each
-  # multi-GPU run with the overlapped exchange (the default) and with --no-overlap, alternated.
+  # Strong scaling at both sizes and weak scaling on 1, 2 and 4 GPUs (as many as there are): the
+  # overlapped exchange (the default), --no-overlap on 4, and BASE's bench (the code before).
+  if [ -n "${BASE:-}" ]; then
+    cmake -S "$BASE" -B /tmp/base -G Ninja -DCMAKE_BUILD_TYPE=Release -DTILELIFE_TESTS=OFF -DTILELIFE_BENCH=OFF \
+      -DOpenCL_INCLUDE_DIR=/opt/ocl/usr/include -DOpenCL_LIBRARY=/opt/ocl/usr/lib/x86_64-linux-gnu/libOpenCL.so \
+      -DMPI_C_COMPILER="$TILELIFE_MPICC" -DMPIEXEC_EXECUTABLE="$TILELIFE_MPIRUN" > "$OUT/build-base.log" 2>&1 &&
+      ninja -C /tmp/base tilelife_mpi_bench >> "$OUT/build-base.log" 2>&1 || { tail -30 "$OUT/build-base.log"; BASE=; }
+  fi
   w=${S1%%x*} h=${S1##*x}
   for n in 1 2 4; do
     [ "$n" -le "$GPUS" ] || break
-    for mode in overlap no-overlap; do
-      [ "$n" = 1 ] && [ "$mode" = no-overlap ] && continue
+    for mode in overlap no-overlap base; do
+      [ "$mode" = no-overlap ] && [ "$n" != 4 ] && continue
+      [ "$mode" = base ] && [ -z "${BASE:-}" ] && continue
       flag=$([ "$mode" = no-overlap ] && echo --no-overlap)
-      bench $mode-strong-${S2%%x*}-$n "$n" --size $S2 --gens $G2 --warmup 96 --repeats ${REPEATS:-5} --exchanges 20 $flag
-      bench $mode-weak-$n "$n" --size ${w}x$((h * n)) --gens $G1 --warmup 96 --repeats ${REPEATS:-5} --exchanges 20 $flag
+      bin=$([ "$mode" = base ] && echo /tmp/base/tilelife-mpi-bench || echo "$MB")
+      BENCH_BIN=$bin bench $mode-strong-${S2%%x*}-$n "$n" --size $S2 --gens $G2 --warmup 96 --repeats ${REPEATS:-5} --exchanges 20 $flag
+      BENCH_BIN=$bin bench $mode-weak-$n "$n" --size ${w}x$((h * n)) --gens $G1 --warmup 96 --repeats ${REPEATS:-5} --exchanges 20 $flag
+      [ "$n" = 2 ] || BENCH_BIN=$bin bench $mode-strong-${S1%%x*}-$n "$n" --size $S1 --gens $G1 --warmup 96 --repeats ${REPEATS:-5} --exchanges 20 $flag
     done
   done
 fi

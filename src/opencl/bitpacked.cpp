@@ -28,6 +28,10 @@ const std::vector<std::string> kFiles = {"board.cl", "bitpacked_time_tile.cl", "
 constexpr int kMaxSteps = 32;   // the halo is one 32-cell word left and right
 constexpr int kMaxRows = 32;    // the kernel's row mask is one 32-bit word
 constexpr std::uint64_t kBandWords = std::uint64_t{1} << 22;  // host staging per transfer (16 MiB)
+// write_rows_packed stages writes up to this size in page-locked memory and returns before they are
+// done (an exchange's ghost rows: 12 MiB on a 1048576-wide board); larger ones (loading a whole
+// board) go directly and wait.
+constexpr std::size_t kStagedWriteBytes = std::size_t{16} << 20;
 
 // Activity tracking: off (every tile every launch, the engine as it was), on (skip settled tiles),
 // automatic (on, but while nearly every tile is active it runs dense launches without the compare
@@ -83,10 +87,10 @@ public:
 
     ~BitpackedEngine() override {
         try {
-            if (staging_) {
-                side_.enqueueUnmapMemObject(staging_buffer_, staging_);
-                side_.finish();
-            }
+            rt_->queue.finish();  // staged writes in flight read their staging
+            for (Pinned* p : {&reading_, &writing_})
+                if (p->host) side_.enqueueUnmapMemObject(p->buffer, p->host);
+            if (side_()) side_.finish();
         } catch (const cl::Error&) {
         }
     }
@@ -158,11 +162,24 @@ public:
         if (rows == 0) return;
         since_write_ = 0;  // as write_region: the next two launches run every tile
         const std::size_t host_pitch = static_cast<std::size_t>(ceil_div(static_cast<std::uint64_t>(w_), 64)) * 8;
-        guarded("writing rows to the device",
-                [&] {
-                    rows_transfer(true, y, rows, const_cast<std::uint64_t*>(words), host_pitch);
-                    if (y != 0 || rows != h_) refresh_oclgrind_shadow();
-                });
+        const std::size_t bytes = static_cast<std::size_t>(rows) * host_pitch;
+        const bool oclgrind = rt_->info.platform_name.find("Oclgrind") != std::string::npos;
+        guarded("writing rows to the device", [&] {
+            if (bytes <= kStagedWriteBytes && !oclgrind) {
+                // Copied into page-locked staging and sent without waiting: the caller's next launches
+                // queue behind it (an exchange's ghost rows: the device never waits for the host).
+                void* host = write_slot(bytes);
+                std::memcpy(host, words, bytes);
+                const std::array<std::size_t, 3> origin{0, static_cast<std::size_t>(y), 0};
+                const std::array<std::size_t, 3> region{static_cast<std::size_t>(pitch_) * 4, static_cast<std::size_t>(rows), 1};
+                pending_writes_.emplace_back();
+                rt_->queue.enqueueWriteBufferRect(cur_, CL_FALSE, origin, {0, 0, 0}, region, static_cast<std::size_t>(pitch_) * 4,
+                                                  0, host_pitch, 0, host, nullptr, &pending_writes_.back());
+                return;
+            }
+            rows_transfer(true, y, rows, const_cast<std::uint64_t*>(words), host_pitch);
+            if (y != 0 || rows != h_) refresh_oclgrind_shadow();
+        });
     }
 
     // The last launch runs the tiles that the rows asked for need first, then the others; the rows are
@@ -203,7 +220,7 @@ public:
             if (first_tiles_.empty()) {
                 launch(n, nullptr);
             } else {
-                if (bytes > staging_bytes_) stage(bytes);
+                if (bytes > reading_.bytes) pin(reading_, bytes);
                 launch(n, nullptr);  // sets first_done_
             }
             std::vector<cl::Event> done;
@@ -214,7 +231,7 @@ public:
                     where.push_back(r.words);
                     continue;
                 }
-                auto* host = reinterpret_cast<std::uint64_t*>(static_cast<char*>(staging_) + at);
+                auto* host = reinterpret_cast<std::uint64_t*>(static_cast<char*>(reading_.host) + at);
                 at += static_cast<std::size_t>(r.rows) * host_pitch;
                 const std::array<std::size_t, 3> origin{0, static_cast<std::size_t>(r.y), 0};
                 const std::array<std::size_t, 3> region{static_cast<std::size_t>(pitch_) * 4,
@@ -239,19 +256,39 @@ public:
     }
 
 private:
-    // Page-locked staging of at least `bytes` (CL_MEM_ALLOC_HOST_PTR, mapped once, kept mapped), and
-    // the second queue that reads into it.
-    void stage(std::size_t bytes) {
+    // Page-locked host memory (CL_MEM_ALLOC_HOST_PTR, mapped once and kept mapped): the device copies
+    // from and to it directly, where pageable memory goes through the driver's own staging.
+    struct Pinned {
+        cl::Buffer buffer;
+        void* host = nullptr;
+        std::size_t bytes = 0;
+    };
+
+    // `p` made at least `bytes` large (its contents are not kept).
+    void pin(Pinned& p, std::size_t bytes) {
         if (!side_()) side_ = cl::CommandQueue(rt_->context, rt_->device);
-        if (staging_) {
-            side_.enqueueUnmapMemObject(staging_buffer_, staging_);
+        if (p.host) {
+            side_.enqueueUnmapMemObject(p.buffer, p.host);
             side_.finish();
-            staging_ = nullptr;
-            staging_bytes_ = 0;
+            p = Pinned{};
         }
-        staging_buffer_ = cl::Buffer(rt_->context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes);
-        staging_ = side_.enqueueMapBuffer(staging_buffer_, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes);
-        staging_bytes_ = bytes;
+        p.buffer = cl::Buffer(rt_->context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes);
+        p.host = side_.enqueueMapBuffer(p.buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes);
+        p.bytes = bytes;
+    }
+
+    // Free staging for a write of `bytes`: the next part of writing_, or all of it again once the writes
+    // from it are done (an exchange's two edges fit together).
+    void* write_slot(std::size_t bytes) {
+        if (write_at_ + bytes > writing_.bytes) {
+            if (!pending_writes_.empty()) cl::Event::waitForEvents(pending_writes_);
+            pending_writes_.clear();
+            write_at_ = 0;
+            if (bytes > writing_.bytes) pin(writing_, 2 * bytes);
+        }
+        void* host = static_cast<char*>(writing_.host) + write_at_;
+        write_at_ += bytes;
+        return host;
     }
 
     // Enqueues one launch of the tile kernel over tiles [a, b) (first_done_: after the first ranges).
@@ -645,9 +682,11 @@ private:
     std::vector<std::pair<std::uint64_t, std::uint64_t>> first_tiles_;
     cl::Event first_done_;
     cl::CommandQueue side_;
-    cl::Buffer staging_buffer_;
-    void* staging_ = nullptr;
-    std::size_t staging_bytes_ = 0;
+    Pinned reading_;
+    // write_rows_packed: its staging, the part in use and the writes from it still in flight.
+    Pinned writing_;
+    std::size_t write_at_ = 0;
+    std::vector<cl::Event> pending_writes_;
 };
 
 }  // namespace
