@@ -248,8 +248,7 @@ void time_tile(__global const uint* restrict src, __global uint* restrict dst, c
 
 // Tiles are numbered row by row along dimension 0 (dimension 1 allows too few groups on some devices
 // for tall boards); neighbouring groups share halo rows in the cache. Without use_list work-group g
-// runs tile first + g (a launch may run a range of tile rows: the rows another process needs first).
-// With it (activity tracking) the grid is a few groups per compute unit, and each runs
+// runs tile g. With it (activity tracking) the grid is a few groups per compute unit, and each runs
 // list[g], list[g + groups], ... up to the list's length counts[slot]: a short list then costs a few
 // early exits rather than one per tile of the board.
 __kernel void life_bitpacked_time_tile(__global const uint* restrict src, __global uint* restrict dst,
@@ -258,14 +257,14 @@ __kernel void life_bitpacked_time_tile(__global const uint* restrict src, __glob
                                        const uint halo, __local uint* restrict tile,
                                        __global uint* restrict stamps, __global const uint* restrict list,
                                        __global const uint* restrict counts, const uint slot, const uint use_list,
-                                       const uint compare, const uint stamp, const ulong first) {
+                                       const uint compare, const uint stamp) {
     __local uint changed;
     // One call site and one loop for both cases (without the list each group loops once over its own
     // tile): with two call sites, in branches that both reach barriers, PoCL gave wrong boards.
     const ulong groups = get_num_groups(0);
     const ulong n = use_list ? (ulong)counts[slot] : groups;
     for (ulong i = get_group_id(0); i < n; i += groups) {
-        time_tile(src, dst, width, height, pitch, nwords, groups_x, steps, halo, tile, use_list ? (ulong)list[i] : first + i,
+        time_tile(src, dst, width, height, pitch, nwords, groups_x, steps, halo, tile, use_list ? (ulong)list[i] : i,
                   stamps, compare, stamp, &changed);
         barrier(CLK_LOCAL_MEM_FENCE);  // the next tile overwrites the local copy and the flag
     }
