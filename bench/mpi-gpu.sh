@@ -6,8 +6,9 @@
 # and its debs) and src/ (these sources). OUT receives summary.txt (one line per run),
 # results.jsonl (tilelife-mpi-bench's JSON, one object per run), log.txt and build.log.
 # GPUS=n (default: nvidia-smi's count); LIMIT=seconds per run (default 150);
-# ONLY="name ..." runs only those sections (smoke cli strong weak sweep four cpu parts largest); SMOKE=1 runs
-# the same on small boards (to try the script on a machine without GPUs).
+# ONLY="name ..." runs only those sections (smoke cli strong weak sweep four cpu parts largest overlap); SMOKE=1 runs
+# the same on small boards (to try the script on a machine without GPUs). BASE=dir (another source
+# tree, e.g. git archive of the commit before a change): the overlap section also runs its bench.
 set -u
 CARRY=$(cd "$1" && pwd)
 OUT=$2
@@ -59,14 +60,14 @@ bench() {
   shift 2
   local t0=$(date +%s)
   local json
-  json=$(mpi "$np" "$MB" --engine opencl:bitpacked "$@" 2> "/tmp/$name.err")
+  json=$(mpi "$np" "${BENCH_BIN:-$MB}" --engine opencl:bitpacked "$@" 2> "/tmp/$name.err")
   local rc=$?
   if [ $rc -ne 0 ] || [ -z "$json" ]; then
     echo "$name: FAILED rc=$rc: $(tail -c 600 "/tmp/$name.err" | tr '\n' ' ')" | tee -a "$OUT/summary.txt"
     return
   fi
   echo "{\"name\":\"$name\",\"result\":$json}" >> "$OUT/results.jsonl"
-  echo "$json" | field "'%-16s np %d %dx%d ghost %d %s: %7.3f T/s %8.4f ms/gen  check %d/%d wrong  pop %d fp %s  x %.1f us  t %.1f us  %s  (%ds)' % ('$name', d['ranks'], d['width'], d['height'], d['ghost'], d['exchange'], d['cell_updates_per_second']/1e12, d['ms_per_gen'], d['check']['mismatches'], d['check']['cells'], d['population'], d['fingerprint'], d['exchange_seconds']*1e6, d.get('transfer_seconds', 0)*1e6, ' '.join('[%s %d rows: read %.3f mpi %.3f write %.3f agree %.3f]' % (r['device'].split(' ')[0], r['rows'], r['read'], r['mpi'], r['write'], r['agree']) for r in d['per_rank']), $(( $(date +%s) - t0 )))" | tee -a "$OUT/summary.txt"
+  echo "$json" | field "'%-16s np %d %dx%d ghost %d %s: %7.3f T/s %8.4f ms/gen  check %d/%d wrong  pop %d fp %s  x %.1f us  t %.1f us  %s  (%ds)' % ('$name', d['ranks'], d['width'], d['height'], d['ghost'], d['exchange'] + (' overlapped' if d.get('overlap') else ''), d['cell_updates_per_second']/1e12, d['ms_per_gen'], d['check']['mismatches'], d['check']['cells'], d['population'], d['fingerprint'], d['exchange_seconds']*1e6, d.get('transfer_seconds', 0)*1e6, ' '.join('[%s %d rows: step %.3f read %.3f mpi %.3f write %.3f agree %.3f x%d]' % (r['device'].split(' ')[0], r['rows'], r['step'], r['read'], r['mpi'], r['write'], r['agree'], r['exchanges']) for r in d['per_rank']), $(( $(date +%s) - t0 )))" | tee -a "$OUT/summary.txt"
 }
 
 if want smoke; then
@@ -140,6 +141,31 @@ if want parts; then
     OMPI_MCA_btl_vader_single_copy_mechanism=none bench parts-mpicopy-$w 2 --engine cpu:bitpacked --param activity=off --size ${w}x4096 $quick --exchanges 50
   done
   bench parts-gpu2-${S1%%x*} 2 --size $S1 $quick --transfers 50 --exchanges 50
+fi
+
+if want overlap; then
+  stamp the exchange overlapped with the step against the exchange after it
+  # Strong scaling at both sizes and weak scaling on 1, 2 and 4 GPUs (as many as there are): the
+  # overlapped exchange (the default), --no-overlap on 4, and BASE's bench (the code before).
+  if [ -n "${BASE:-}" ]; then
+    cmake -S "$BASE" -B /tmp/base -G Ninja -DCMAKE_BUILD_TYPE=Release -DTILELIFE_TESTS=OFF -DTILELIFE_BENCH=OFF \
+      -DOpenCL_INCLUDE_DIR=/opt/ocl/usr/include -DOpenCL_LIBRARY=/opt/ocl/usr/lib/x86_64-linux-gnu/libOpenCL.so \
+      -DMPI_C_COMPILER="$TILELIFE_MPICC" -DMPIEXEC_EXECUTABLE="$TILELIFE_MPIRUN" > "$OUT/build-base.log" 2>&1 &&
+      ninja -C /tmp/base tilelife_mpi_bench >> "$OUT/build-base.log" 2>&1 || { tail -30 "$OUT/build-base.log"; BASE=; }
+  fi
+  w=${S1%%x*} h=${S1##*x}
+  for n in 1 2 4; do
+    [ "$n" -le "$GPUS" ] || break
+    for mode in overlap no-overlap base; do
+      [ "$mode" = no-overlap ] && [ "$n" != 4 ] && continue
+      [ "$mode" = base ] && [ -z "${BASE:-}" ] && continue
+      flag=$([ "$mode" = no-overlap ] && echo --no-overlap)
+      bin=$([ "$mode" = base ] && echo /tmp/base/tilelife-mpi-bench || echo "$MB")
+      BENCH_BIN=$bin bench $mode-strong-${S2%%x*}-$n "$n" --size $S2 --gens $G2 --warmup 96 --repeats ${REPEATS:-5} --exchanges 20 $flag
+      BENCH_BIN=$bin bench $mode-weak-$n "$n" --size ${w}x$((h * n)) --gens $G1 --warmup 96 --repeats ${REPEATS:-5} --exchanges 20 $flag
+      [ "$n" = 2 ] || BENCH_BIN=$bin bench $mode-strong-${S1%%x*}-$n "$n" --size $S1 --gens $G1 --warmup 96 --repeats ${REPEATS:-5} --exchanges 20 $flag
+    done
+  done
 fi
 
 if want largest; then

@@ -136,6 +136,19 @@ public:
     // conversion and 8x less to move; the defaults go through the byte regions.
     virtual void read_rows_packed(std::int64_t y, std::int64_t rows, std::uint64_t* words) const;
     virtual void write_rows_packed(std::int64_t y, std::int64_t rows, const std::uint64_t* words);
+    // step(generations), then rows of the result read as read_rows_packed reads them, each range into
+    // its `words` or into memory of the engine's own (page-locked staging where it has a device);
+    // `ready` gets where each range's rows are, in order, and is called as soon as they are: an engine
+    // that can (opencl:bitpacked) runs the parts of its last launch that these rows need first and
+    // reads them while the rest computes, so that what `ready` does (send them to other processes,
+    // src/mpi) overlaps the step. The engine's memory stays as it is until the next call of this
+    // function. The default: step(), read_rows_packed() per range, ready().
+    struct RowsRead {
+        std::int64_t y = 0, rows = 0;
+        std::uint64_t* words = nullptr;  // ceil(W / 64) words per row
+    };
+    virtual void step_reading_rows(std::int64_t generations, const std::vector<RowsRead>& reads,
+                                   const std::function<void(const std::vector<const std::uint64_t*>&)>& ready);
 
     // What the engine is and chose (device, work-group, tiles, memory, ...). The default names it.
     virtual EngineDescription describe() const;

@@ -230,6 +230,17 @@ void Engine::write_rows_packed(std::int64_t y, std::int64_t rows, const std::uin
     }
 }
 
+void Engine::step_reading_rows(std::int64_t generations, const std::vector<RowsRead>& reads,
+                               const std::function<void(const std::vector<const std::uint64_t*>&)>& ready) {
+    step(generations);
+    std::vector<const std::uint64_t*> where;
+    for (const RowsRead& r : reads) {
+        read_rows_packed(r.y, r.rows, r.words);
+        where.push_back(r.words);
+    }
+    ready(where);
+}
+
 std::vector<Cell> Engine::live_cells_in(const Box& wanted) const {
     std::vector<Cell> out;
     const Box all = extent();

@@ -56,7 +56,7 @@ struct Args {
     std::int64_t gens = 0, warmup = 0, repeats = 3, ghost = 0, check_gens = -1, exchanges = 0, transfers = 0;
     std::uint64_t seed = 1;
     int threads = 0, steps_per_launch = 0;
-    bool bytes = false, largest = false, fingerprint = true;
+    bool bytes = false, largest = false, fingerprint = true, overlap = true;
     std::vector<std::string> params;
     std::int64_t largest_step = 1024;  // --largest: row granularity of the search
 };
@@ -153,6 +153,7 @@ int run(const Args& a) {
     mpi::DistributedOptions dist;
     dist.ghost_rows = a.ghost;
     dist.packed = !a.bytes;
+    dist.overlap = a.overlap;
 
     double t0 = MPI_Wtime();
     std::int64_t probed = 0;
@@ -294,10 +295,11 @@ int run(const Args& a) {
     MPI_Gather(device, sizeof device, MPI_CHAR, devices.data(), sizeof device, MPI_CHAR, 0, MPI_COMM_WORLD);
 
     // Every rank's share of the timed runs.
-    double part[6] = {timed.read_seconds, timed.mpi_seconds, timed.write_seconds, timed.step_seconds,
-                      timed.agree_seconds, static_cast<double>(timed.exchanges)};
-    std::vector<double> parts(rank == 0 ? static_cast<std::size_t>(6 * size) : 6);
-    MPI_Gather(part, 6, MPI_DOUBLE, parts.data(), 6, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    double part[7] = {timed.read_seconds, timed.mpi_seconds, timed.write_seconds, timed.step_seconds,
+                      timed.agree_seconds, static_cast<double>(timed.exchanges),
+                      static_cast<double>(timed.overlapped - before.overlapped)};
+    std::vector<double> parts(rank == 0 ? static_cast<std::size_t>(7 * size) : 7);
+    MPI_Gather(part, 7, MPI_DOUBLE, parts.data(), 7, MPI_DOUBLE, 0, MPI_COMM_WORLD);
 
     if (rank == 0) {
         const double med = median(times);
@@ -307,7 +309,8 @@ int run(const Args& a) {
         js << "{\"engine\":\"" << a.engine << "\",\"ranks\":" << size
            << ",\"width\":" << spec.width << ",\"height\":" << spec.height << ",\"cells\":" << cells
            << ",\"topology\":\"" << a.topology << "\",\"rule\":\"" << spec.rule.to_string() << "\",\"ghost\":"
-           << engine.ghost_rows() << ",\"exchange\":\"" << (a.bytes ? "bytes" : "bits") << "\",\"gens\":" << gens
+           << engine.ghost_rows() << ",\"exchange\":\"" << (a.bytes ? "bytes" : "bits") << "\",\"overlap\":"
+           << (!a.bytes && a.overlap ? "true" : "false") << ",\"gens\":" << gens
            << ",\"repeats\":" << a.repeats << ",\"seconds_median\":" << med << ",\"seconds\":[";
         for (std::size_t k = 0; k < times.size(); ++k) js << (k ? "," : "") << times[k];
         js << "],\"cell_updates_per_second\":" << (med > 0 ? cells * static_cast<double>(gens) / med : 0)
@@ -318,10 +321,10 @@ int run(const Args& a) {
            << ",\"setup_seconds\":{\"probe\":" << probe_seconds << ",\"create\":" << create_seconds
            << ",\"fill\":" << fill_seconds << ",\"check\":" << check_seconds << "},\"per_rank\":[";
         for (int r = 0; r < size; ++r) {
-            const double* p = parts.data() + 6 * r;
+            const double* p = parts.data() + 7 * r;
             js << (r ? "," : "") << "{\"device\":\"" << std::string(devices.data() + sizeof device * r) << "\",\"rows\":" << layout.rows(r) << ",\"read\":" << p[0] << ",\"mpi\":" << p[1]
                << ",\"write\":" << p[2] << ",\"step\":" << p[3] << ",\"agree\":" << p[4] << ",\"exchanges\":" << p[5]
-               << "}";
+               << ",\"overlapped\":" << p[6] << "}";
         }
         js << "]}";
         std::cout << js.str() << std::endl;
@@ -358,6 +361,7 @@ int main(int argc, char** argv) {
     app.add_option("--transfers", a.transfers, "also time this many rounds of an exchange's reads and writes alone");
     app.add_option("--seed", a.seed, "soup seed")->capture_default_str();
     app.add_flag("--bytes", a.bytes, "exchange through byte regions instead of bits");
+    app.add_flag("!--no-overlap", a.overlap, "exchange after the step instead of overlapped with it");
     app.add_flag("--largest", a.largest, "the largest torus the devices hold, at --size's width");
     app.add_option("--largest-step", a.largest_step, "row granularity of --largest")->capture_default_str();
     app.add_flag("!--no-fingerprint", a.fingerprint, "skip hashing the final board");

@@ -36,6 +36,11 @@ struct DistributedOptions {
     // Exchange rows as bits (Engine::read_rows_packed/write_rows_packed); false moves them through
     // the byte regions (kept to measure what the packed calls save).
     bool packed = true;
+    // A round that uses up the ghost rows ends with the next exchange, overlapped with its step
+    // (Engine::step_reading_rows: the edge rows first, sent while the rest computes); false
+    // exchanges at the start of the next step, after the whole step (kept to measure the overlap).
+    // Only with packed rows.
+    bool overlap = true;
 };
 
 // Rows of the board owned by each rank: `active` ranks (min(ranks, height)) own bands whose heights
@@ -57,6 +62,9 @@ struct ExchangeStats {
     double write_seconds = 0;  // ghost rows into the engine
     double step_seconds = 0;   // the engine's step() calls (for a device engine: enqueueing)
     double agree_seconds = 0;  // agreeing that no rank failed
+    // Exchanges overlapped with a step (also counted in `exchanges`): their reads are inside
+    // step_seconds (until the edge rows were read), their messages and writes as above.
+    std::int64_t overlapped = 0;
     std::int64_t bytes_sent = 0;
 };
 
@@ -112,6 +120,7 @@ public:
 
 private:
     void exchange_now();
+    void step_and_exchange(std::int64_t generations);
     std::int64_t local_row(std::int64_t y) const { return y - y0_ + top_; }
 
     MPI_Comm comm_ = MPI_COMM_NULL;

@@ -28,6 +28,10 @@ const std::vector<std::string> kFiles = {"board.cl", "bitpacked_time_tile.cl", "
 constexpr int kMaxSteps = 32;   // the halo is one 32-cell word left and right
 constexpr int kMaxRows = 32;    // the kernel's row mask is one 32-bit word
 constexpr std::uint64_t kBandWords = std::uint64_t{1} << 22;  // host staging per transfer (16 MiB)
+// write_rows_packed stages writes up to this size in page-locked memory and returns before they are
+// done (an exchange's ghost rows: 12 MiB on a 1048576-wide board); larger ones (loading a whole
+// board) go directly and wait.
+constexpr std::size_t kStagedWriteBytes = std::size_t{16} << 20;
 
 // Activity tracking: off (every tile every launch, the engine as it was), on (skip settled tiles),
 // automatic (on, but while nearly every tile is active it runs dense launches without the compare
@@ -79,6 +83,16 @@ public:
         const std::string a = options.param("activity", "auto");
         activity_ = a == "off" ? Activity::off : a == "on" ? Activity::on : Activity::automatic;
         guarded("creating " + name_ + " for a " + board_text() + " board", [&] { setup(options); });
+    }
+
+    ~BitpackedEngine() override {
+        try {
+            rt_->queue.finish();  // staged writes in flight read their staging
+            for (Pinned* p : {&reading_, &writing_})
+                if (p->host) side_.enqueueUnmapMemObject(p->buffer, p->host);
+            if (side_()) side_.finish();
+        } catch (const cl::Error&) {
+        }
     }
 
     void write_region(const Box& box, const std::uint8_t* cells) override {
@@ -148,14 +162,176 @@ public:
         if (rows == 0) return;
         since_write_ = 0;  // as write_region: the next two launches run every tile
         const std::size_t host_pitch = static_cast<std::size_t>(ceil_div(static_cast<std::uint64_t>(w_), 64)) * 8;
-        guarded("writing rows to the device",
-                [&] {
-                    rows_transfer(true, y, rows, const_cast<std::uint64_t*>(words), host_pitch);
-                    if (y != 0 || rows != h_) refresh_oclgrind_shadow();
-                });
+        const std::size_t bytes = static_cast<std::size_t>(rows) * host_pitch;
+        const bool oclgrind = rt_->info.platform_name.find("Oclgrind") != std::string::npos;
+        guarded("writing rows to the device", [&] {
+            if (bytes <= kStagedWriteBytes && !oclgrind) {
+                // Copied into page-locked staging and sent without waiting: the caller's next launches
+                // queue behind it (an exchange's ghost rows: the device never waits for the host).
+                void* host = write_slot(bytes);
+                std::memcpy(host, words, bytes);
+                const std::array<std::size_t, 3> origin{0, static_cast<std::size_t>(y), 0};
+                const std::array<std::size_t, 3> region{static_cast<std::size_t>(pitch_) * 4, static_cast<std::size_t>(rows), 1};
+                pending_writes_.emplace_back();
+                rt_->queue.enqueueWriteBufferRect(cur_, CL_FALSE, origin, {0, 0, 0}, region, static_cast<std::size_t>(pitch_) * 4,
+                                                  0, host_pitch, 0, host, nullptr, &pending_writes_.back());
+                return;
+            }
+            rows_transfer(true, y, rows, const_cast<std::uint64_t*>(words), host_pitch);
+            if (y != 0 || rows != h_) refresh_oclgrind_shadow();
+        });
+    }
+
+    // The last launch runs the tiles that the rows asked for need first, then the others; the rows are
+    // read on a second queue as soon as their tiles are done, into page-locked staging mapped once,
+    // while the other tiles compute (docs/distributed.md: the exchange's device reads overlap the step).
+    void step_reading_rows(std::int64_t n, const std::vector<RowsRead>& reads,
+                           const std::function<void(const std::vector<const std::uint64_t*>&)>& ready) override {
+        for (const RowsRead& r : reads) check(Box{0, r.y, w_, r.rows});
+        if (n <= 0 || reads.empty() || tiles_ > 0xffffffffull) {  // tile ids in the lists are 32-bit
+            Engine::step_reading_rows(n, reads, ready);
+            return;
+        }
+        const std::size_t host_pitch = static_cast<std::size_t>(ceil_div(static_cast<std::uint64_t>(w_), 64)) * 8;
+        const auto tile_h = static_cast<std::uint64_t>(strips_ * rows_ - 2 * steps_);
+        std::vector<const std::uint64_t*> where;
+        guarded("running " + name_ + " and reading rows", [&] {
+            // The tile ids (rows of tiles) that produce the rows asked for, merged.
+            std::vector<std::pair<std::uint64_t, std::uint64_t>> rows_of_tiles;
+            std::size_t bytes = 0;
+            for (const RowsRead& r : reads) {
+                if (r.rows == 0) continue;
+                rows_of_tiles.emplace_back(static_cast<std::uint64_t>(r.y) / tile_h,
+                                           static_cast<std::uint64_t>(r.y + r.rows - 1) / tile_h + 1);
+                bytes += static_cast<std::size_t>(r.rows) * host_pitch;
+            }
+            std::sort(rows_of_tiles.begin(), rows_of_tiles.end());
+            first_tiles_.clear();
+            for (auto [a, b] : rows_of_tiles) {
+                if (!first_tiles_.empty() && a * groups_x_ <= first_tiles_.back().second)
+                    first_tiles_.back().second = std::max(first_tiles_.back().second, b * groups_x_);
+                else
+                    first_tiles_.emplace_back(a * groups_x_, b * groups_x_);
+            }
+            struct Clear {
+                std::vector<std::pair<std::uint64_t, std::uint64_t>>& v;
+                ~Clear() { v.clear(); }
+            } clear{first_tiles_};
+            if (first_tiles_.empty()) {
+                launch(n, nullptr);
+            } else {
+                if (bytes > reading_.bytes) pin(reading_, bytes);
+                if (first_tiles_ != split_for_) make_split_lists();
+                launch(n, nullptr);  // sets first_done_
+            }
+            std::vector<cl::Event> done;
+            const std::vector<cl::Event> after{first_done_};
+            std::size_t at = 0;
+            for (const RowsRead& r : reads) {
+                if (r.rows == 0) {
+                    where.push_back(r.words);
+                    continue;
+                }
+                auto* host = reinterpret_cast<std::uint64_t*>(static_cast<char*>(reading_.host) + at);
+                at += static_cast<std::size_t>(r.rows) * host_pitch;
+                const std::array<std::size_t, 3> origin{0, static_cast<std::size_t>(r.y), 0};
+                const std::array<std::size_t, 3> region{static_cast<std::size_t>(pitch_) * 4,
+                                                        static_cast<std::size_t>(r.rows), 1};
+                done.emplace_back();
+                side_.enqueueReadBufferRect(cur_, CL_FALSE, origin, {0, 0, 0}, region, static_cast<std::size_t>(pitch_) * 4, 0,
+                                            host_pitch, 0, host, &after, &done.back());
+                where.push_back(host);
+            }
+            rt_->queue.flush();  // the other tiles start while the rows travel
+            side_.flush();
+            if (!done.empty()) cl::Event::waitForEvents(done);
+            if (host_pitch != pitch_ * 4)  // the last half word of each row is padding
+                for (std::size_t k = 0; k < reads.size(); ++k) {
+                    if (reads[k].rows == 0) continue;
+                    auto* w = const_cast<std::uint64_t*>(where[k]);
+                    for (std::int64_t r = 0; r < reads[k].rows; ++r)
+                        w[(r + 1) * static_cast<std::int64_t>(host_pitch / 8) - 1] &= 0xffffffffull;
+                }
+        });
+        ready(where);
     }
 
 private:
+    // Page-locked host memory (CL_MEM_ALLOC_HOST_PTR, mapped once and kept mapped): the device copies
+    // from and to it directly, where pageable memory goes through the driver's own staging.
+    struct Pinned {
+        cl::Buffer buffer;
+        void* host = nullptr;
+        std::size_t bytes = 0;
+    };
+
+    // `p` made at least `bytes` large (its contents are not kept).
+    void pin(Pinned& p, std::size_t bytes) {
+        if (!side_()) side_ = cl::CommandQueue(rt_->context, rt_->device);
+        if (p.host) {
+            side_.enqueueUnmapMemObject(p.buffer, p.host);
+            side_.finish();
+            p = Pinned{};
+        }
+        p.buffer = cl::Buffer(rt_->context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes);
+        p.host = side_.enqueueMapBuffer(p.buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes);
+        p.bytes = bytes;
+    }
+
+    // Free staging for a write of `bytes`: the next part of writing_, or all of it again once the writes
+    // from it are done (an exchange's two edges fit together).
+    void* write_slot(std::size_t bytes) {
+        if (write_at_ + bytes > writing_.bytes) {
+            if (!pending_writes_.empty()) cl::Event::waitForEvents(pending_writes_);
+            pending_writes_.clear();
+            write_at_ = 0;
+            if (bytes > writing_.bytes) pin(writing_, 2 * bytes);
+        }
+        void* host = static_cast<char*>(writing_.host) + write_at_;
+        write_at_ += bytes;
+        return host;
+    }
+
+    // The tile lists of a split launch: the tiles of first_tiles_, and the others (the kernel runs a
+    // list with one work-group per tile when launched with as many groups as the list holds, as
+    // fast as the dense launch; the kernel itself is unchanged: a tile range argument cost the H200
+    // a fifth of its speed, docs/distributed.md).
+    void make_split_lists() {
+        std::vector<cl_uint> first, rest;
+        std::uint64_t from = 0;
+        for (auto [a, b] : first_tiles_) {
+            for (std::uint64_t t = from; t < a; ++t) rest.push_back(static_cast<cl_uint>(t));
+            for (std::uint64_t t = a; t < b; ++t) first.push_back(static_cast<cl_uint>(t));
+            from = b;
+        }
+        for (std::uint64_t t = from; t < tiles_; ++t) rest.push_back(static_cast<cl_uint>(t));
+        split_first_n_ = first.size();
+        split_rest_n_ = rest.size();
+        const std::array<cl_uint, 2> counts{static_cast<cl_uint>(first.size()), static_cast<cl_uint>(rest.size())};
+        auto buffer = [&](const void* data, std::size_t bytes) {
+            return cl::Buffer(rt_->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, std::max<std::size_t>(bytes, 4),
+                              const_cast<void*>(bytes ? data : counts.data()));
+        };
+        split_first_ = buffer(first.data(), first.size() * sizeof(cl_uint));
+        split_rest_ = buffer(rest.data(), rest.size() * sizeof(cl_uint));
+        split_counts_ = buffer(counts.data(), sizeof counts);
+        split_for_ = first_tiles_;
+    }
+
+    // One launch of the kernel over a split list (slot 0: the first tiles, 1: the others).
+    void enqueue_split(cl_uint slot, std::vector<cl::Event>* events, cl::Event* out) {
+        const std::size_t n = slot == 0 ? split_first_n_ : split_rest_n_;
+        if (n == 0) return;
+        kernel_.setArg(11, slot == 0 ? split_first_ : split_rest_);
+        kernel_.setArg(13, slot);
+        cl::Event ev;
+        rt_->queue.enqueueNDRangeKernel(kernel_, cl::NullRange,
+                                        cl::NDRange(n * static_cast<std::size_t>(lw_), static_cast<std::size_t>(strips_)),
+                                        local_, nullptr, events || out ? &ev : nullptr);
+        if (events) events->push_back(ev);
+        if (out) *out = ev;
+    }
+
     // The words a box touches: first word, count, bit offset of box.x in the first, rows per band.
     struct Span {
         std::int64_t first = 0, words = 0, band = 1;
@@ -368,8 +544,10 @@ private:
         for (std::int64_t done = 0, count = 0; done < n; ++count) {
             const auto steps = static_cast<cl_uint>(std::min<std::int64_t>(steps_, n - done));
             bool compare = activity_ == Activity::on || (activity_ == Activity::automatic && !dense_);
-            const bool use_list =
-                activity_ != Activity::off && prev_compared_ && since_write_ >= 2 && steps == prev2_steps_;
+            // The last launch of step_reading_rows runs every tile, in two parts (see there).
+            const bool split = !first_tiles_.empty() && done + steps >= n;
+            const bool use_list = !split && activity_ != Activity::off && prev_compared_ && since_write_ >= 2 &&
+                                  steps == prev2_steps_;
             if (use_list) {
                 list_kernel_.setArg(1, launch_id_);  // the previous launch's stamp
                 list_kernel_.setArg(8, steps);       // what this launch's tiles depend on
@@ -397,10 +575,20 @@ private:
             kernel_.setArg(14, static_cast<cl_uint>(use_list));
             kernel_.setArg(15, static_cast<cl_uint>(compare));
             kernel_.setArg(16, launch_id_);
-            cl::Event ev;
-            rt_->queue.enqueueNDRangeKernel(kernel_, cl::NullRange, use_list ? list_grid_ : global_, local_, nullptr,
-                                            events ? &ev : nullptr);
-            if (events) events->push_back(ev);
+            if (split) {
+                // step_reading_rows: the tiles of the rows it reads, then the rest, each from its list.
+                kernel_.setArg(12, split_counts_);
+                kernel_.setArg(14, cl_uint{1});
+                enqueue_split(0, events, &first_done_);
+                enqueue_split(1, events, nullptr);
+                kernel_.setArg(11, list_);
+                kernel_.setArg(12, counts_);
+            } else {
+                cl::Event ev;
+                rt_->queue.enqueueNDRangeKernel(kernel_, cl::NullRange, use_list ? list_grid_ : global_, local_,
+                                                nullptr, events ? &ev : nullptr);
+                if (events) events->push_back(ev);
+            }
             std::swap(cur_, next_);
             if (use_list) slot_ ^= 1u;  // the list kernel cleared the other slot for the next list
             last_listed_ = use_list;
@@ -515,6 +703,19 @@ private:
     int phase_left_ = 0, check_in_ = 1;
     bool last_listed_ = false;
     std::int64_t launches_ = 0, listed_launches_ = 0;
+
+    // step_reading_rows: tile ids [a, b) the last launch runs first, the event of the last of them,
+    // the second queue and the page-locked staging.
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> first_tiles_, split_for_;
+    cl::Buffer split_first_, split_rest_, split_counts_;  // made for split_for_
+    std::size_t split_first_n_ = 0, split_rest_n_ = 0;
+    cl::Event first_done_;
+    cl::CommandQueue side_;
+    Pinned reading_;
+    // write_rows_packed: its staging, the part in use and the writes from it still in flight.
+    Pinned writing_;
+    std::size_t write_at_ = 0;
+    std::vector<cl::Event> pending_writes_;
 };
 
 }  // namespace

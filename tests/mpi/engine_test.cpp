@@ -81,10 +81,11 @@ struct Case {
     std::string engine = "cpu:bitpacked";
     std::int64_t ghost = 0;
     bool packed = true;
+    bool overlap = true;
     std::string text() const {
         std::ostringstream s;
         s << engine << " " << w << "x" << h << " " << to_string(topology) << " " << rule << " ghost " << ghost
-          << (packed ? "" : " bytes") << " on " << size_of() << " ranks";
+          << (packed ? "" : " bytes") << (overlap ? "" : " not overlapped") << " on " << size_of() << " ranks";
         return s.str();
     }
 };
@@ -97,6 +98,7 @@ void check(const Case& c, const std::vector<std::int64_t>& chunks, std::uint64_t
     mpi::DistributedOptions d;
     d.ghost_rows = c.ghost;
     d.packed = c.packed;
+    d.overlap = c.overlap;
     mpi::DistributedEngine e(c.engine, spec, {}, MPI_COMM_WORLD, d);
     if (c.ghost > 0 && e.layout().active >= 2) {
         // Bands thinner than the ghost rows asked for cap them.
@@ -123,6 +125,12 @@ void check(const Case& c, const std::vector<std::int64_t>& chunks, std::uint64_t
         const auto want = whole(*ref);
         EXPECT_EQ(first_difference(want, got, c.w), "") << "after " << gen << " generations";
         EXPECT_EQ(pop, ref->population()) << "after " << gen << " generations";
+    }
+    // Every round that used up its ghost rows ended with an overlapped exchange, when asked for.
+    if (e.layout().active >= 2 && c.packed && c.overlap && gen >= e.ghost_rows()) {
+        EXPECT_GT(e.stats().overlapped, 0);
+    } else {
+        EXPECT_EQ(e.stats().overlapped, 0);
     }
 }
 
@@ -209,6 +217,72 @@ TEST(Distributed, OpenCLBitpackedPerRank) {
     if (!opencl_available()) GTEST_SKIP() << "no OpenCL device";
     check(Case{97, 45, Topology::torus, "B3/S23", "opencl:bitpacked", 0}, {1, 10, 30});
     check(Case{65, 33, Topology::plane, "B36/S23", "opencl:bitpacked", 5}, {3, 17});
+}
+
+// The exchange overlapped with the step (Engine::step_reading_rows; the default in the cases
+// above) against the exchange after it: chunks that end rounds early, late and exactly, on
+// engines with and without their own step_reading_rows.
+TEST(Distributed, OverlappedAndAfterTheStepExchangesAgree) {
+    for (bool overlap : {true, false}) {
+        Case c{67, 41, Topology::torus, "B3/S23", "cpu:bitpacked", 4};
+        c.overlap = overlap;
+        check(c, {1, 3, 4, 8, 5, 7, 40});
+        Case p{130, 37, Topology::plane, "B36/S23", "cpu:reference", 3};
+        p.overlap = overlap;
+        check(p, {3, 3, 1, 2, 30});
+    }
+}
+
+// opencl:bitpacked runs the tiles of the edge rows first in the last launch of a round and reads
+// them on a second queue into page-locked staging while the others compute: bands of several tile
+// rows (on a CPU device: 24 rows per tile row), rounds of whole launches and with a shorter last
+// launch, widths whose rows end in a half 64-bit word (padding cleared).
+TEST(Distributed, OpenCLOverlappedExchange) {
+    if (!opencl_available()) GTEST_SKIP() << "no OpenCL device";
+    check(Case{200, 300, Topology::torus, "B3/S23", "opencl:bitpacked", 0}, {1, 31, 64, 100});
+    check(Case{65, 257, Topology::plane, "B36/S23", "opencl:bitpacked", 5}, {5, 12, 40});
+    check(Case{97, 199, Topology::torus, "B3678/S34678", "opencl:bitpacked", 13}, {13, 26, 50});
+}
+
+// step_reading_rows of one engine: after the step, the rows read are the board's rows (any
+// ranges, overlapping ones, the first and last rows, empty ones), and the board goes on exactly.
+TEST(Distributed, StepReadingRowsReadsTheSteppedRows) {
+    if (rank_of() != 0) return;
+    std::vector<std::string> engines = {"cpu:bitpacked", "cpu:reference"};
+    if (opencl_available()) engines.push_back("opencl:bitpacked");
+    for (const std::string& name : engines)
+        for (std::int64_t w : {65, 96, 200}) {
+            SCOPED_TRACE(name + " width " + std::to_string(w));
+            const std::int64_t h = 150, nw = (w + 63) / 64;
+            const BoardSpec spec = spec_of(w, h, Topology::torus, "B3/S23");
+            auto e = create_engine(name, spec);
+            auto ref = create_engine("cpu:reference", spec);
+            const auto cells = random_cells(w, h, 11);
+            e->write_region(Box{0, 0, w, h}, cells.data());
+            ref->write_region(Box{0, 0, w, h}, cells.data());
+            const std::vector<std::pair<std::int64_t, std::int64_t>> ranges = {{0, 7}, {143, 7}, {60, 30}, {70, 1}, {20, 0}};
+            for (std::int64_t n : {1, 4, 9, 22}) {
+                std::vector<std::vector<std::uint64_t>> bufs;
+                std::vector<Engine::RowsRead> reads;
+                for (auto [y, rows] : ranges) bufs.emplace_back(static_cast<std::size_t>(std::max<std::int64_t>(rows, 1) * nw), ~0ull);
+                for (std::size_t k = 0; k < ranges.size(); ++k) reads.push_back({ranges[k].first, ranges[k].second, bufs[k].data()});
+                std::vector<std::vector<std::uint64_t>> got;
+                e->step_reading_rows(n, reads, [&](const std::vector<const std::uint64_t*>& where) {
+                    ASSERT_EQ(where.size(), ranges.size());
+                    for (std::size_t k = 0; k < ranges.size(); ++k)
+                        got.emplace_back(where[k], where[k] + ranges[k].second * nw);
+                });
+                ref->step(n);
+                ASSERT_EQ(got.size(), ranges.size());
+                for (std::size_t k = 0; k < ranges.size(); ++k) {
+                    std::vector<std::uint64_t> want(static_cast<std::size_t>(ranges[k].second * nw));
+                    ref->read_rows_packed(ranges[k].first, ranges[k].second, want.data());
+                    EXPECT_EQ(got[k], want) << "rows " << ranges[k].first << "+" << ranges[k].second << " after "
+                                            << ref->generation();
+                }
+                EXPECT_EQ(first_difference(whole(*ref), whole(*e), w), "") << "after " << ref->generation();
+            }
+        }
 }
 
 // Writes between steps (partial rows across seams), sparse access, regions, single cells.
