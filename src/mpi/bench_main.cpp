@@ -239,6 +239,7 @@ int run(const Args& a) {
     timed.write_seconds -= before.write_seconds;
     timed.step_seconds -= before.step_seconds;
     timed.agree_seconds -= before.agree_seconds;
+    timed.agreements -= before.agreements;
     timed.bytes_sent -= before.bytes_sent;
 
     // 3. Bare exchanges, and the whole board's fingerprint.
@@ -295,11 +296,11 @@ int run(const Args& a) {
     MPI_Gather(device, sizeof device, MPI_CHAR, devices.data(), sizeof device, MPI_CHAR, 0, MPI_COMM_WORLD);
 
     // Every rank's share of the timed runs.
-    double part[7] = {timed.read_seconds, timed.mpi_seconds, timed.write_seconds, timed.step_seconds,
+    double part[8] = {timed.read_seconds, timed.mpi_seconds, timed.write_seconds, timed.step_seconds,
                       timed.agree_seconds, static_cast<double>(timed.exchanges),
-                      static_cast<double>(timed.overlapped - before.overlapped)};
-    std::vector<double> parts(rank == 0 ? static_cast<std::size_t>(7 * size) : 7);
-    MPI_Gather(part, 7, MPI_DOUBLE, parts.data(), 7, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+                      static_cast<double>(timed.overlapped - before.overlapped), static_cast<double>(timed.agreements)};
+    std::vector<double> parts(rank == 0 ? static_cast<std::size_t>(8 * size) : 8);
+    MPI_Gather(part, 8, MPI_DOUBLE, parts.data(), 8, MPI_DOUBLE, 0, MPI_COMM_WORLD);
 
     if (rank == 0) {
         const double med = median(times);
@@ -321,10 +322,10 @@ int run(const Args& a) {
            << ",\"setup_seconds\":{\"probe\":" << probe_seconds << ",\"create\":" << create_seconds
            << ",\"fill\":" << fill_seconds << ",\"check\":" << check_seconds << "},\"per_rank\":[";
         for (int r = 0; r < size; ++r) {
-            const double* p = parts.data() + 7 * r;
+            const double* p = parts.data() + 8 * r;
             js << (r ? "," : "") << "{\"device\":\"" << std::string(devices.data() + sizeof device * r) << "\",\"rows\":" << layout.rows(r) << ",\"read\":" << p[0] << ",\"mpi\":" << p[1]
                << ",\"write\":" << p[2] << ",\"step\":" << p[3] << ",\"agree\":" << p[4] << ",\"exchanges\":" << p[5]
-               << ",\"overlapped\":" << p[6] << "}";
+               << ",\"overlapped\":" << p[6] << ",\"agreements\":" << p[7] << "}";
         }
         js << "]}";
         std::cout << js.str() << std::endl;

@@ -61,12 +61,15 @@ struct ExchangeStats {
     double mpi_seconds = 0;    // sends and receives, waiting for the neighbours included
     double write_seconds = 0;  // ghost rows into the engine
     double step_seconds = 0;   // the engine's step() calls (for a device engine: enqueueing)
-    double agree_seconds = 0;  // agreeing that no rank failed
+    double agree_seconds = 0;  // agreeing that no rank failed (and on the interrupt flag)
+    std::int64_t agreements = 0;  // step()'s agreements (every few rounds, DistributedEngine::step)
     // Exchanges overlapped with a step (also counted in `exchanges`): their reads are inside
     // step_seconds (until the edge rows were read), their messages and writes as above.
     std::int64_t overlapped = 0;
     std::int64_t bytes_sent = 0;
 };
+
+struct Outcome;  // mpi/support.hpp
 
 class DistributedEngine final : public Engine {
 public:
@@ -119,8 +122,8 @@ public:
     const Engine* local_engine() const { return local_.get(); }  // null on ranks without rows
 
 private:
-    void exchange_now();
-    void step_and_exchange(std::int64_t generations);
+    void exchange_now(Outcome& failed);
+    void step_and_exchange(std::int64_t generations, Outcome& failed);
     std::int64_t local_row(std::int64_t y) const { return y - y0_ + top_; }
 
     MPI_Comm comm_ = MPI_COMM_NULL;
@@ -137,6 +140,7 @@ private:
     std::unique_ptr<Engine> local_;
     std::int64_t valid_ = 0;  // generations the ghost rows stay exact for (0: exchange before stepping)
     std::int64_t generation_ = 0;
+    int agree_in_ = 1;  // step(): rounds until the next agreement (the same on every rank)
     const std::atomic<bool>* interrupt_ = nullptr;  // EngineOptions::interrupt (step() stops when any rank's is set)
     mutable ExchangeStats stats_;
     std::vector<std::uint64_t> send_top_, send_bottom_, recv_top_, recv_bottom_;

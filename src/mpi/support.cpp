@@ -2,13 +2,20 @@
 
 #include <algorithm>
 #include <climits>
+#include <vector>
 
 namespace tilelife::mpi {
 
-void agree(MPI_Comm comm, int rank, const Outcome& mine) {
-    const int candidate = mine.kind == Outcome::none ? INT_MAX : rank;
-    int first = INT_MAX;
-    MPI_Allreduce(&candidate, &first, 1, MPI_INT, MPI_MIN, comm);
+void agree(MPI_Comm comm, int rank, const Outcome& mine) { agree(comm, rank, mine, nullptr, 0); }
+
+void agree(MPI_Comm comm, int rank, const Outcome& mine, double* maxima, int n) {
+    // One reduction: the lowest failing rank (MIN) and the other values negated (MIN of -x is -MAX).
+    std::vector<double> in(static_cast<std::size_t>(n) + 1), out(in.size());
+    in[0] = mine.kind == Outcome::none ? INT_MAX : rank;
+    for (int i = 0; i < n; ++i) in[static_cast<std::size_t>(i) + 1] = -maxima[i];
+    MPI_Allreduce(in.data(), out.data(), n + 1, MPI_DOUBLE, MPI_MIN, comm);
+    for (int i = 0; i < n; ++i) maxima[i] = -out[static_cast<std::size_t>(i) + 1];
+    const int first = static_cast<int>(out[0]);
     if (first == INT_MAX) return;
     // The failing rank tells the others what happened.
     long long header[2] = {mine.kind, static_cast<long long>(mine.message.size())};

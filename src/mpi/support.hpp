@@ -40,6 +40,9 @@ Outcome attempt(F&& f) {
 // Collective: when any rank's outcome is a failure, every rank throws the failure of the lowest
 // such rank (its message prefixed with "rank N: " when N is not 0), as the same exception type.
 void agree(MPI_Comm comm, int rank, const Outcome& mine);
+// The same, with `n` more values reduced in the same call: each of maxima[0..n) becomes its largest
+// value over the ranks (a flag, a time), before any failure is thrown.
+void agree(MPI_Comm comm, int rank, const Outcome& mine, double* maxima, int n);
 
 // Point-to-point messages of any length (split into pieces whose counts fit an int).
 void send_bytes(MPI_Comm comm, const void* data, std::size_t bytes, int dest, int tag);

@@ -4,6 +4,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <atomic>
 #include <random>
 #include <sstream>
 
@@ -383,6 +384,121 @@ TEST(Distributed, FailuresReachEveryRank) {
     // The engine still works after the failures.
     e.step(3);
     EXPECT_EQ(e.population(), 0);
+}
+
+// cpu:bitpacked that fails (or sets an interrupt flag) on one rank once it reaches a generation:
+// what step() does between its agreements, which come every few rounds, not every round.
+struct Trap {
+    int rank = -1;
+    std::int64_t fail_at = -1, interrupt_at = -1;  // inner generation; -1: never
+    std::atomic<bool>* flag = nullptr;
+} g_trap;
+
+class TrapEngine final : public Engine {
+public:
+    TrapEngine(const BoardSpec& spec, const EngineOptions& options) : inner_(create_engine("cpu:bitpacked", spec, options)) {}
+    std::string name() const override { return "test:trap"; }
+    Topology topology() const override { return inner_->topology(); }
+    Rule rule() const override { return inner_->rule(); }
+    Box extent() const override { return inner_->extent(); }
+    void write_region(const Box& b, const std::uint8_t* c) override { inner_->write_region(b, c); }
+    void read_region(const Box& b, std::uint8_t* c) const override { inner_->read_region(b, c); }
+    void read_rows_packed(std::int64_t y, std::int64_t n, std::uint64_t* w) const override { inner_->read_rows_packed(y, n, w); }
+    void write_rows_packed(std::int64_t y, std::int64_t n, const std::uint64_t* w) override { inner_->write_rows_packed(y, n, w); }
+    std::int64_t population() const override { return inner_->population(); }
+    std::int64_t generation() const override { return inner_->generation(); }
+    void step(std::int64_t n) override {
+        const std::int64_t g = inner_->generation() + n;
+        if (rank_of() == g_trap.rank) {
+            if (g_trap.fail_at >= 0 && g >= g_trap.fail_at) throw RuntimeError("trapped at " + std::to_string(g));
+            if (g_trap.interrupt_at >= 0 && g >= g_trap.interrupt_at) g_trap.flag->store(true);
+        }
+        inner_->step(n);
+    }
+
+private:
+    std::unique_ptr<Engine> inner_;
+};
+
+void register_trap() {
+    EngineInfo info;
+    info.name = "test:trap";
+    register_engine(info, [](const BoardSpec& s, const EngineOptions& o) -> std::unique_ptr<Engine> {
+        return std::make_unique<TrapEngine>(s, o);
+    });
+}
+
+// The same on every rank (rank 0 checks).
+void expect_same_everywhere(std::int64_t v, const std::string& what) {
+    std::int64_t lo = 0, hi = 0;
+    MPI_Allreduce(&v, &lo, 1, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(&v, &hi, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
+    EXPECT_EQ(lo, hi) << what;
+}
+
+// A step that fails on one rank in the middle of a long step (a round between two agreements):
+// every rank throws that rank's error at the same generation, and the engine can be stepped again.
+TEST(Distributed, FailureInsideALongStepReachesEveryRank) {
+    register_trap();
+    for (bool overlap : {true, false}) {
+        SCOPED_TRACE(overlap ? "overlapped" : "not overlapped");
+        const BoardSpec spec = spec_of(70, 12 * size_of(), Topology::torus, "B3/S23");
+        mpi::DistributedOptions d;
+        d.ghost_rows = 2;
+        d.overlap = overlap;
+        mpi::DistributedEngine e("test:trap", spec, {}, MPI_COMM_WORLD, d);
+        const int last = e.layout().active - 1;
+        const auto cells = random_cells(70, spec.height, 3);
+        e.write_region(Box{0, 0, 70, spec.height}, cells.data());
+        e.step(4);  // a first agreement: the rounds between the next ones follow from its time
+        g_trap = Trap{last, 31};
+        try {
+            e.step(200);
+            ADD_FAILURE() << "no error on rank " << rank_of();
+        } catch (const RuntimeError& err) {
+            const std::string want = (last != 0 ? "rank " + std::to_string(last) + ": " : std::string()) + "trapped at";
+            EXPECT_EQ(std::string(err.what()).rfind(want, 0), 0u) << err.what();
+        }
+        g_trap = Trap{};
+        expect_same_everywhere(e.generation(), "generation after the failure");
+        if (e.layout().active >= 2) {
+            EXPECT_LT(e.generation(), 204);  // one rank runs the step whole
+        }
+    }
+}
+
+// An interrupt flag set on one rank only, in the middle of a long step: every rank stops at the
+// same generation, soon, with the board exact there.
+TEST(Distributed, InterruptOnOneRankStopsEveryRankAtOneGeneration) {
+    if (size_of() < 2) GTEST_SKIP() << "one rank runs the step whole";
+    register_trap();
+    for (bool overlap : {true, false}) {
+        SCOPED_TRACE(overlap ? "overlapped" : "not overlapped");
+        const BoardSpec spec = spec_of(70, 12 * size_of(), Topology::torus, "B3/S23");
+        mpi::DistributedOptions d;
+        d.ghost_rows = 3;
+        d.overlap = overlap;
+        std::atomic<bool> flag{false};
+        EngineOptions o;
+        o.interrupt = &flag;
+        mpi::DistributedEngine e("test:trap", spec, o, MPI_COMM_WORLD, d);
+        const auto cells = random_cells(70, spec.height, 4);
+        e.write_region(Box{0, 0, 70, spec.height}, cells.data());
+        g_trap = Trap{e.layout().active - 1, -1, 40, &flag};
+        e.step(30000);
+        g_trap = Trap{};
+        const std::int64_t gen = e.generation();
+        expect_same_everywhere(gen, "generation after the interrupt");
+        EXPECT_GE(gen, 40);
+        EXPECT_LT(gen, 40 + 17 * 3);  // at most kMostRoundsUnagreed rounds on
+        const auto got = whole(e);
+        if (rank_of() == 0) {
+            auto ref = create_engine("cpu:reference", spec);
+            ref->write_region(Box{0, 0, 70, spec.height}, cells.data());
+            ref->step(gen);
+            EXPECT_EQ(first_difference(whole(*ref), got, 70), "") << "at " << gen;
+        }
+    }
 }
 
 // Led mode: rank 0 drives an ordinary Engine; the others follow.
