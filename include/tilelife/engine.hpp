@@ -149,6 +149,12 @@ public:
     };
     virtual void step_reading_rows(std::int64_t generations, const std::vector<RowsRead>& reads,
                                    const std::function<void(const std::vector<const std::uint64_t*>&)>& ready);
+    // Memory of the engine's own for rows to be written (at least `words` words), where it has such
+    // (page-locked staging on a device engine: opencl:bitpacked); null (the default) where not. Rows
+    // that write_rows_packed then gets from it are not copied first (src/mpi receives the ghost rows
+    // straight into it). It is the caller's until the next call of this function, except the parts
+    // already given to write_rows_packed, which the engine may still be reading.
+    virtual std::uint64_t* write_staging(std::size_t words);
 
     // What the engine is and chose (device, work-group, tiles, memory, ...). The default names it.
     virtual EngineDescription describe() const;

@@ -241,6 +241,8 @@ void Engine::step_reading_rows(std::int64_t generations, const std::vector<RowsR
     ready(where);
 }
 
+std::uint64_t* Engine::write_staging(std::size_t) { return nullptr; }
+
 std::vector<Cell> Engine::live_cells_in(const Box& wanted) const {
     std::vector<Cell> out;
     const Box all = extent();

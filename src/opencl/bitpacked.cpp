@@ -165,11 +165,17 @@ public:
         const std::size_t bytes = static_cast<std::size_t>(rows) * host_pitch;
         const bool oclgrind = rt_->info.platform_name.find("Oclgrind") != std::string::npos;
         guarded("writing rows to the device", [&] {
-            if (bytes <= kStagedWriteBytes && !oclgrind) {
-                // Copied into page-locked staging and sent without waiting: the caller's next launches
-                // queue behind it (an exchange's ghost rows: the device never waits for the host).
-                void* host = write_slot(bytes);
-                std::memcpy(host, words, bytes);
+            const bool staged = writing_.host && words >= static_cast<const std::uint64_t*>(writing_.host) &&
+                                words < static_cast<const std::uint64_t*>(writing_.host) + writing_.bytes / 8;
+            if (staged || (bytes <= kStagedWriteBytes && !oclgrind)) {
+                // Copied into page-locked staging (unless already there: write_staging) and sent without
+                // waiting: the caller's next launches queue behind it (an exchange's ghost rows: the
+                // device never waits for the host).
+                void* host = const_cast<std::uint64_t*>(words);
+                if (!staged) {
+                    host = write_slot(bytes);
+                    std::memcpy(host, words, bytes);
+                }
                 const std::array<std::size_t, 3> origin{0, static_cast<std::size_t>(y), 0};
                 const std::array<std::size_t, 3> region{static_cast<std::size_t>(pitch_) * 4, static_cast<std::size_t>(rows), 1};
                 pending_writes_.emplace_back();
@@ -180,6 +186,14 @@ public:
             rows_transfer(true, y, rows, const_cast<std::uint64_t*>(words), host_pitch);
             if (y != 0 || rows != h_) refresh_oclgrind_shadow();
         });
+    }
+
+    // A part of write_rows_packed's staging (write_slot: free of writes in flight).
+    std::uint64_t* write_staging(std::size_t words) override {
+        if (words > 2 * kStagedWriteBytes / 8 || rt_->info.platform_name.find("Oclgrind") != std::string::npos) return nullptr;
+        std::uint64_t* at = nullptr;
+        guarded("staging rows", [&] { at = static_cast<std::uint64_t*>(write_slot(words * 8)); });
+        return at;
     }
 
     // The last launch runs the tiles that the rows asked for need first, then the others; the rows are
