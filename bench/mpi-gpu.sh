@@ -8,7 +8,10 @@
 # GPUS=n (default: nvidia-smi's count); LIMIT=seconds per run (default 150);
 # ONLY="name ..." runs only those sections (smoke cli strong weak sweep four cpu parts largest overlap); SMOKE=1 runs
 # the same on small boards (to try the script on a machine without GPUs). BASE=dir (another source
-# tree, e.g. git archive of the commit before a change): the overlap section also runs its bench.
+# tree, e.g. git archive of the commit before a change): the overlap section also runs its bench;
+# MID=dir (a third tree, e.g. the change's first half): its bench too, on all GPUs only; GHOSTS="48 192"
+# (ghost rows): the overlapped strong runs on all GPUs again at those depths. BASE and MID are built
+# beside this tree's build.
 set -u
 CARRY=$(cd "$1" && pwd)
 OUT=$2
@@ -37,6 +40,18 @@ export LD_LIBRARY_PATH=/opt/ocl/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_
 . "$CARRY/src/bench/mpi-env.sh" "$CARRY/debs" /opt/mpi
 
 stamp build
+# bench_tree DIR BUILD: another tree's bench (BASE, MID), built in the background beside this one.
+bench_tree() {
+  cmake -S "$1" -B "$2" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTILELIFE_TESTS=OFF -DTILELIFE_BENCH=OFF \
+    -DOpenCL_INCLUDE_DIR=/opt/ocl/usr/include -DOpenCL_LIBRARY=/opt/ocl/usr/lib/x86_64-linux-gnu/libOpenCL.so \
+    -DMPI_C_COMPILER="$TILELIFE_MPICC" -DMPIEXEC_EXECUTABLE="$TILELIFE_MPIRUN" > "$OUT/build-$(basename "$2").log" 2>&1 &&
+    ninja -C "$2" tilelife_mpi_bench >> "$OUT/build-$(basename "$2").log" 2>&1
+}
+trees=()
+if want overlap; then
+  [ -n "${BASE:-}" ] && { bench_tree "$BASE" /tmp/base & trees+=($!); }
+  [ -n "${MID:-}" ] && { bench_tree "$MID" /tmp/mid & trees+=($!); }
+fi
 cmake -S "$CARRY/src" -B /tmp/b -G Ninja -DCMAKE_BUILD_TYPE=Release -DTILELIFE_TESTS=OFF -DTILELIFE_BENCH=OFF \
   -DOpenCL_INCLUDE_DIR=/opt/ocl/usr/include -DOpenCL_LIBRARY=/opt/ocl/usr/lib/x86_64-linux-gnu/libOpenCL.so \
   -DMPI_C_COMPILER="$TILELIFE_MPICC" -DMPIEXEC_EXECUTABLE="$TILELIFE_MPIRUN" > "$OUT/build.log" 2>&1 &&
@@ -67,7 +82,7 @@ bench() {
     return
   fi
   echo "{\"name\":\"$name\",\"result\":$json}" >> "$OUT/results.jsonl"
-  echo "$json" | field "'%-16s np %d %dx%d ghost %d %s: %7.3f T/s %8.4f ms/gen  check %d/%d wrong  pop %d fp %s  x %.1f us  t %.1f us  %s  (%ds)' % ('$name', d['ranks'], d['width'], d['height'], d['ghost'], d['exchange'] + (' overlapped' if d.get('overlap') else ''), d['cell_updates_per_second']/1e12, d['ms_per_gen'], d['check']['mismatches'], d['check']['cells'], d['population'], d['fingerprint'], d['exchange_seconds']*1e6, d.get('transfer_seconds', 0)*1e6, ' '.join('[%s %d rows: step %.3f read %.3f mpi %.3f write %.3f agree %.3f x%d]' % (r['device'].split(' ')[0], r['rows'], r['step'], r['read'], r['mpi'], r['write'], r['agree'], r['exchanges']) for r in d['per_rank']), $(( $(date +%s) - t0 )))" | tee -a "$OUT/summary.txt"
+  echo "$json" | field "'%-16s np %d %dx%d ghost %d %s: %7.3f T/s %8.4f ms/gen  check %d/%d wrong  pop %d fp %s  x %.1f us  t %.1f us  %s  (%ds)' % ('$name', d['ranks'], d['width'], d['height'], d['ghost'], d['exchange'] + (' overlapped' if d.get('overlap') else ''), d['cell_updates_per_second']/1e12, d['ms_per_gen'], d['check']['mismatches'], d['check']['cells'], d['population'], d['fingerprint'], d['exchange_seconds']*1e6, d.get('transfer_seconds', 0)*1e6, ' '.join('[%s %d rows: step %.3f read %.3f mpi %.3f write %.3f agree %.3f x%d a%d]' % (r['device'].split(' ')[0], r['rows'], r['step'], r['read'], r['mpi'], r['write'], r['agree'], r['exchanges'], r.get('agreements', -1)) for r in d['per_rank']), $(( $(date +%s) - t0 )))" | tee -a "$OUT/summary.txt"
 }
 
 if want smoke; then
@@ -147,24 +162,27 @@ if want overlap; then
   stamp the exchange overlapped with the step against the exchange after it
   # Strong scaling at both sizes and weak scaling on 1, 2 and 4 GPUs (as many as there are): the
   # overlapped exchange (the default), --no-overlap on 4, and BASE's bench (the code before).
-  if [ -n "${BASE:-}" ]; then
-    cmake -S "$BASE" -B /tmp/base -G Ninja -DCMAKE_BUILD_TYPE=Release -DTILELIFE_TESTS=OFF -DTILELIFE_BENCH=OFF \
-      -DOpenCL_INCLUDE_DIR=/opt/ocl/usr/include -DOpenCL_LIBRARY=/opt/ocl/usr/lib/x86_64-linux-gnu/libOpenCL.so \
-      -DMPI_C_COMPILER="$TILELIFE_MPICC" -DMPIEXEC_EXECUTABLE="$TILELIFE_MPIRUN" > "$OUT/build-base.log" 2>&1 &&
-      ninja -C /tmp/base tilelife_mpi_bench >> "$OUT/build-base.log" 2>&1 || { tail -30 "$OUT/build-base.log"; BASE=; }
-  fi
+  for p in ${trees[@]+"${trees[@]}"}; do wait "$p"; done
+  [ -x /tmp/base/tilelife-mpi-bench ] || { [ -n "${BASE:-}" ] && tail -30 "$OUT/build-base.log"; BASE=; }
+  [ -x /tmp/mid/tilelife-mpi-bench ] || { [ -n "${MID:-}" ] && tail -30 "$OUT/build-mid.log"; MID=; }
   w=${S1%%x*} h=${S1##*x}
   for n in 1 2 4; do
     [ "$n" -le "$GPUS" ] || break
-    for mode in overlap no-overlap base; do
+    for mode in overlap no-overlap base mid; do
       [ "$mode" = no-overlap ] && [ "$n" != 4 ] && continue
       [ "$mode" = base ] && [ -z "${BASE:-}" ] && continue
+      [ "$mode" = mid ] && { [ -z "${MID:-}" ] || [ "$n" != "$GPUS" ]; } && continue
       flag=$([ "$mode" = no-overlap ] && echo --no-overlap)
-      bin=$([ "$mode" = base ] && echo /tmp/base/tilelife-mpi-bench || echo "$MB")
+      bin=$(case $mode in (base) echo /tmp/base/tilelife-mpi-bench ;; (mid) echo /tmp/mid/tilelife-mpi-bench ;; (*) echo "$MB" ;; esac)
       BENCH_BIN=$bin bench $mode-strong-${S2%%x*}-$n "$n" --size $S2 --gens $G2 --warmup 96 --repeats ${REPEATS:-5} --exchanges 20 $flag
       BENCH_BIN=$bin bench $mode-weak-$n "$n" --size ${w}x$((h * n)) --gens $G1 --warmup 96 --repeats ${REPEATS:-5} --exchanges 20 $flag
       [ "$n" = 2 ] || BENCH_BIN=$bin bench $mode-strong-${S1%%x*}-$n "$n" --size $S1 --gens $G1 --warmup 96 --repeats ${REPEATS:-5} --exchanges 20 $flag
     done
+  done
+  n=$RANKS
+  for g in ${GHOSTS:-}; do
+    bench overlap-strong-${S2%%x*}-$n-ghost$g "$n" --size $S2 --gens $G2 --warmup 96 --repeats ${REPEATS:-5} --ghost $g
+    bench overlap-strong-${S1%%x*}-$n-ghost$g "$n" --size $S1 --gens $G1 --warmup 96 --repeats ${REPEATS:-5} --ghost $g
   done
 fi
 
