@@ -165,8 +165,9 @@ public:
         const std::size_t bytes = static_cast<std::size_t>(rows) * host_pitch;
         const bool oclgrind = rt_->info.platform_name.find("Oclgrind") != std::string::npos;
         guarded("writing rows to the device", [&] {
-            const bool staged = writing_.host && words >= static_cast<const std::uint64_t*>(writing_.host) &&
-                                words < static_cast<const std::uint64_t*>(writing_.host) + writing_.bytes / 8;
+            // Addresses as integers: `words` is usually the caller's own memory, unrelated to the staging.
+            const auto at = reinterpret_cast<std::uintptr_t>(words), from = reinterpret_cast<std::uintptr_t>(writing_.host);
+            const bool staged = writing_.host && at >= from && at < from + writing_.bytes;
             if (staged || (bytes <= kStagedWriteBytes && !oclgrind)) {
                 // Copied into page-locked staging (unless already there: write_staging) and sent without
                 // waiting: the caller's next launches queue behind it (an exchange's ghost rows: the
