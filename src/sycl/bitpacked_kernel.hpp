@@ -27,6 +27,7 @@
 #include <sycl/sycl.hpp>
 
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 #include "core/bitpack.hpp"          // row bit helpers shared with the host and OpenCL
@@ -221,12 +222,14 @@ sycl::event launch_bitpacked(sycl::queue& q, const std::uint32_t* src, std::uint
                         col_mask = j == static_cast<std::int64_t>(b.nwords) - 1 ? bitpack::last_word_mask32(b.width) : ~0u;
                 }
             }
-            const bool masked = !Torus && !inside;  // uniform over the work-group
 
             // One generation of the strip in place in cur[], given the rows above and below it and how
             // to reach a word's left and right neighbours.
-            auto advance = [&](std::uint32_t up_l, std::uint32_t up_c, std::uint32_t up_r, std::uint32_t dn_l,
+            // Masked (a plane tile at the edge) is a constant in each call, so the loop of the tiles inside
+            // carries no masking: one LOP3 a row less (the OpenCL kernel calls its advance() the same way).
+            auto advance = [&](auto masked_c, std::uint32_t up_l, std::uint32_t up_c, std::uint32_t up_r, std::uint32_t dn_l,
                                std::uint32_t dn_c, std::uint32_t dn_r, auto&& left, auto&& right) TILELIFE_INLINE {
+                constexpr bool masked = decltype(masked_c)::value;
                 std::uint32_t p0, p1, q0, q1, n0, n1;
                 row_sum(up_l, up_c, up_r, p0, p1);
                 row_sum(left(0), cur[0], right(0), q0, q1);
@@ -240,23 +243,26 @@ sycl::event launch_bitpacked(sycl::queue& q, const std::uint32_t* src, std::uint
                     p0 = q0, p1 = q1, q0 = n0, q1 = n1;
                 }
             };
+            // Plane tiles on the board's edge clear the cells outside it (uniform over the work-group).
+            const bool masked = !Torus && !inside;
+            auto step = [&](auto&&... a) TILELIFE_INLINE {
+                if (masked) advance(std::true_type{}, a...);
+                else advance(std::false_type{}, a...);
+            };
 
             if constexpr (SubGroup) {
-                // Words of the same row come from the sub-group (one strip); the outermost columns read
-                // themselves, as the local-memory variant does. Rows above and below the strip come from
-                // the neighbouring strips through local memory (buffer g % 2), or from the strip itself
-                // at the copy's top and bottom.
+                // Words of the same row come from the sub-group (one strip). The outermost columns get
+                // whatever shift_group_* returns past the sub-group's end (unspecified; CUDA's shuffle
+                // returns the lane's own word): like any value there, it only disturbs cells that are
+                // allowed to go wrong, and choosing the value cost a SEL per shift (68 of 547
+                // instructions a generation on an H100). Rows above and below the strip come from the
+                // neighbouring strips through local memory (buffer g % 2), or from the strip itself at
+                // the copy's top and bottom.
                 const sycl::sub_group sg = it.get_sub_group();
                 std::uint32_t* edges = &local[0];
                 // A row's neighbour words, taken when advance() asks: row r is still unchanged then.
-                auto left = [&](int r) TILELIFE_INLINE {
-                    const std::uint32_t v = cur[r], l = sycl::shift_group_right(sg, v, 1);
-                    return c == 0 ? v : l;
-                };
-                auto right = [&](int r) TILELIFE_INLINE {
-                    const std::uint32_t v = cur[r], rr = sycl::shift_group_left(sg, v, 1);
-                    return c == LW - 1 ? v : rr;
-                };
+                auto left = [&](int r) TILELIFE_INLINE { return sycl::shift_group_right(sg, cur[r], 1); };
+                auto right = [&](int r) TILELIFE_INLINE { return sycl::shift_group_left(sg, cur[r], 1); };
                 for (std::uint32_t g = 0; g < args.steps; ++g) {
                     std::uint32_t* e = edges + (g & 1u) * 2 * args.strips * LW;
                     e[(2 * s) * LW + c] = cur[0];
@@ -264,10 +270,8 @@ sycl::event launch_bitpacked(sycl::queue& q, const std::uint32_t* src, std::uint
                     sycl::group_barrier(it.get_group());
                     const std::uint32_t up = s == 0 ? cur[0] : e[(2 * s - 1) * LW + c];
                     const std::uint32_t dn = s + 1 == args.strips ? cur[ROWS - 1] : e[(2 * s + 2) * LW + c];
-                    const std::uint32_t ul = sycl::shift_group_right(sg, up, 1), ur = sycl::shift_group_left(sg, up, 1);
-                    const std::uint32_t dl = sycl::shift_group_right(sg, dn, 1), dr = sycl::shift_group_left(sg, dn, 1);
-                    advance(c == 0 ? up : ul, up, c == LW - 1 ? up : ur, c == 0 ? dn : dl, dn, c == LW - 1 ? dn : dr,
-                            left, right);
+                    step(sycl::shift_group_right(sg, up, 1), up, sycl::shift_group_left(sg, up, 1),
+                         sycl::shift_group_right(sg, dn, 1), dn, sycl::shift_group_left(sg, dn, 1), left, right);
                 }
             } else {
                 std::uint32_t* tile = &local[0];
@@ -281,9 +285,9 @@ sycl::event launch_bitpacked(sycl::queue& q, const std::uint32_t* src, std::uint
                 const std::uint32_t up = (r0 == 0 ? 0 : r0 - 1) * LW;
                 const std::uint32_t dn = (r0 + ROWS == LH ? LH - 1 : r0 + ROWS) * LW;
                 for (std::uint32_t g = 0; g < args.steps; ++g) {
-                    advance(tile[up + cl], tile[up + c], tile[up + cr], tile[dn + cl], tile[dn + c], tile[dn + cr],
-                            [&](int r) TILELIFE_INLINE { return tile[own + r * LW + cl]; },
-                            [&](int r) TILELIFE_INLINE { return tile[own + r * LW + cr]; });
+                    step(tile[up + cl], tile[up + c], tile[up + cr], tile[dn + cl], tile[dn + c], tile[dn + cr],
+                         [&](int r) TILELIFE_INLINE { return tile[own + r * LW + cl]; },
+                         [&](int r) TILELIFE_INLINE { return tile[own + r * LW + cr]; });
                     if (g + 1 == args.steps) break;  // the last generation goes straight to global memory
                     sycl::group_barrier(it.get_group());
 #pragma unroll

@@ -85,6 +85,12 @@ template <bool Torus, class Tile>
 TILELIFE_INLINE inline void wg_load_cell_tile(Tile&& tile, std::uint32_t lw, std::uint32_t lh, const std::uint8_t* src,
                                               std::int64_t x0, std::int64_t y0, const ByteBoard& b, std::uint32_t lx,
                                               std::uint32_t ly, std::uint32_t gx, std::uint32_t gy) {
+    if (gx == lw && gy == lh) {
+        // The group has the rectangle's shape (sycl:halo-tile): one cell per work-item, without the
+        // loops, which took sycl:halo-tile from 203 to 138 G/s on the H100 (docs/sycl.md).
+        tile[ly * lw + lx] = cell_at<Torus>(src, x0 + lx, y0 + ly, b);
+        return;
+    }
     const auto w = static_cast<std::int64_t>(b.width), h = static_cast<std::int64_t>(b.height);
     for (std::uint32_t j = ly; j < lh; j += gy) {
         const std::int64_t y = y0 + j;
