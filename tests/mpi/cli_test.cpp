@@ -129,6 +129,25 @@ TEST(MpiCli, OpenCLRanks) {
     EXPECT_EQ(cells_of(got), cells_of(want));
 }
 
+#ifdef TILELIFE_TEST_HAVE_SYCL
+// SYCL per rank, in builds that have it (CI has no SYCL compiler; named so that `ctest -R sycl` runs
+// it): the engines go through the distributed engine's default paths (no page-locked staging).
+TEST(MpiCli, sycl_RanksMatchOneProcess) {
+    TempDir tmp;
+    for (const char* kernel : {"sycl:bitpacked", "sycl:halo-tile"}) {
+        for (const char* topology : {"torus", "plane"}) {
+            SCOPED_TRACE(std::string(kernel) + " " + topology);
+            const std::string args = std::string("random:83x51:0.4:2 --topology ") + topology + " --gens 45";
+            const std::string want = tmp / "want.rle", got = tmp / "got.rle";
+            ASSERT_EQ(run_command(cli() + " run " + args + " --kernel cpu:reference -q -o " + want).exit_code, 0);
+            const auto r = run_command(mpirun(3) + " run " + args + " --kernel " + kernel + " -q -o " + got);
+            ASSERT_EQ(r.exit_code, 0) << r.err;
+            EXPECT_EQ(cells_of(got), cells_of(want));
+        }
+    }
+}
+#endif
+
 // A board larger than each rank's --max-memory: one process with that budget refuses it; 4 ranks
 // with it run it, each reading its own band (a soup drawn band by band, an RLE file parsed by every
 // rank keeping its rows) and rank 0 writing the output and checkpoints a band at a time, to the
