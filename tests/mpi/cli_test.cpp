@@ -220,6 +220,21 @@ TEST(MpiCli, MacrocellLargerThanEachRanksBudget) {
         EXPECT_TRUE(read_text(got) == read_text(want)) << j.name << ": the outputs differ";
         EXPECT_TRUE(read_text(got_ck) == read_text(want_ck)) << j.name << ": the checkpoints differ";
     }
+    // Macrocell output of the bounded board, streamed from the rows a band at a time on rank 0 as in
+    // one process (write_macrocell): the same bytes, and read back, the cells of the RLE output.
+    {
+        const std::string args = mc + " --topology plane --size 4101x4503 --gens 30 -q";
+        const std::string want = tmp / "want.mc", got = tmp / "got.mc", back = tmp / "back.rle";
+        ASSERT_EQ(run_command(cli() + " run " + args + plenty + " -o " + want).exit_code, 0);
+        const auto r = run_command(mpirun(4) + " run " + args + budget + " -o " + got);
+        ASSERT_EQ(r.exit_code, 0) << r.err;
+        EXPECT_TRUE(read_text(got) == read_text(want)) << "the .mc outputs differ";
+        ASSERT_EQ(run_command(cli() + " convert " + got + " " + back).exit_code, 0);
+        const std::string rle = read_text(tmp / "mc-plane-want.rle"), from_mc = read_text(back);
+        // The same cells: the RLE bodies (after the header lines, which name the source) agree.
+        const auto body = [](const std::string& t) { return t.substr(t.find("\nx = ")); };
+        EXPECT_TRUE(body(from_mc) == body(rle)) << "the .mc output's cells differ from the RLE output's";
+    }
     const auto js = run_command(mpirun(3) + " run " + mc + " --gens 0 --json" + budget);
     const auto one = run_command(cli() + " run " + mc + " --gens 0 --json" + plenty);
     ASSERT_EQ(js.exit_code, 0) << js.err;
