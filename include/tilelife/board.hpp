@@ -104,7 +104,8 @@ struct BandCount {
 };
 // Rows [y, y + rows) of that board as bits (Engine::write_rows_packed's layout), from one pass over
 // the source keeping only those rows: what each MPI rank reads of a board no process holds whole.
-// A soup skips the draws of the rows above; a file is mapped, not copied. Returns the rows' count.
+// A soup skips the draws of the rows above; a file is mapped, not copied; a macrocell file's band is
+// cut from its tree (no list of cells). Returns the rows' count.
 BandCount read_board_rows(const BandedSource& source, std::int64_t y, std::int64_t rows, std::uint64_t* words);
 
 struct BoardRequest {
@@ -115,7 +116,8 @@ struct BoardRequest {
     // Makes the engine instead of create_engine (the MPI session's board split across ranks); its
     // refusals are then not about the pattern and do not name it.
     EngineFactory factory;
-    // When set, a bounded board from an RLE file with a header or a random: soup is not read into
+    // When set, a bounded board from an RLE file with a header, a macrocell file (planned and counted
+    // from its tree) or a random: soup is not read into
     // this process: open_board's pass only plans and counts it, and create_engine hands the engine
     // to load_rows, which fills it (the MPI session: each rank reads its band, read_board_rows) and
     // returns the whole board's count. A soup that fits its board is not even counted here: its

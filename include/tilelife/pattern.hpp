@@ -132,6 +132,13 @@ std::string format_rle(const PackedRows& rows, const PatternMeta& meta);
 std::string format_plaintext(const PackedRows& rows, const PatternMeta& meta);
 void write_rle(const PackedRows& rows, const PatternMeta& meta, const TextSink& sink);
 void write_plaintext(const PackedRows& rows, const PatternMeta& meta, const TextSink& sink);
+// Macrocell from the rows, a band at a time: the same cells and root (the smallest of level >= 4
+// holding the live cells, placed as Quadtree places roots) as format_macrocell of their tree, but
+// the nodes in the order the rows make them (leaves of 8 rows, then each level once the rows below
+// it are done), not Golly's depth-first order. Memory: a band, one row of node numbers per level
+// (O(width)) and a table sharing identical nodes, cleared when it holds 2^18 of them (repeated
+// nodes are valid macrocell; only the file grows).
+void write_macrocell(const PackedRows& rows, const PatternMeta& meta, const TextSink& sink);
 
 // Output formats: pattern files and board images.
 enum class OutputFormat { rle, plaintext, macrocell, png };

@@ -302,6 +302,28 @@ OpenedBoard open_board(const BoardRequest& request) {
                 b.pattern_ = std::move(p);
                 take(sink);
                 b.banded_ = true;
+            } else if (!sink.started() && p.tree && p.cells.empty()) {
+                // A macrocell file: its tree (not its cells) plans and counts the board; each rank
+                // cuts its band from the tree (read_board_rows). The frame's corners stand for the
+                // cells in plan_board's check, so a misfit gives the whole pattern's box as before.
+                frame_from_tree(p);
+                const Box f = p.frame;
+                std::vector<Cell> corners;
+                if (!f.empty()) corners = {Cell{f.x, f.y}, Cell{f.right() - 1, f.bottom() - 1}};
+                std::optional<BoardPlan> plan;
+                try {
+                    plan = plan_board(p, std::move(corners), overrides, source);
+                } catch (const InputError&) {
+                    // Reported below, as one process reports it.
+                }
+                if (plan && plan->spec.topology != Topology::unbounded) {
+                    plan->cells = {};
+                    b.population_ = static_cast<std::int64_t>(saturated(p.tree->population()));
+                    b.bounding_box_ = f;
+                    b.pattern_ = std::move(p);
+                    b.plan_ = std::move(*plan);
+                    b.banded_ = planned = true;
+                }
             }
         } catch (const NotBanded&) {
             // Not a bounded board: read below as one process reads it.
@@ -401,6 +423,11 @@ std::unique_ptr<Engine> OpenedBoard::create_engine(std::optional<EngineOptions> 
     return engine;
 }
 
+namespace {
+void tree_rows(const Quadtree& tree, const BandedSource& source, std::int64_t y, std::int64_t rows, std::uint64_t* words);
+BandCount count_rows(const BandedSource& source, std::int64_t y, std::int64_t rows, const std::uint64_t* words);
+}  // namespace
+
 BandCount read_board_rows(const BandedSource& source, std::int64_t y, std::int64_t rows, std::uint64_t* words) {
     if (rows <= 0) return {};
     if (y < 0 || y > source.spec.height - rows) throw std::out_of_range("rows outside the board");
@@ -415,10 +442,45 @@ BandCount read_board_rows(const BandedSource& source, std::int64_t y, std::int64
         // are counted against the limit, which a board's worth of cells must pass.
         ReadLimits limits = source.limits;
         if (__builtin_mul_overflow(source.spec.width, source.spec.height, &limits.max_cells)) limits.max_cells = INT64_MAX;
-        (void)io::read_pattern_mapped(source.name, limits, &sink);
+        // A macrocell file's tree is never listed: only its band's rows are cut from it.
+        limits.list_tree_cells = false;
+        const Pattern p = io::read_pattern_mapped(source.name, limits, &sink);
+        if (!sink.started() && p.tree) {
+            tree_rows(*p.tree, source, y, rows, words);
+            return count_rows(source, y, rows, words);
+        }
     }
     if (!sink.started()) throw RuntimeError(source.name + ": changed while it was read (its header is gone)");
-    // Counted from the bits (a file's reader hands over other bands' cells too).
+    return count_rows(source, y, rows, words);
+}
+
+namespace {
+
+// Rows [y, y + rows) of the board from a macrocell tree: for_each_row visits only the squares
+// crossing the band (the window), never a list of the pattern's cells.
+void tree_rows(const Quadtree& tree, const BandedSource& source, std::int64_t y, std::int64_t rows,
+               std::uint64_t* words) {
+    const std::int64_t nw = (source.spec.width + 63) / 64;
+    std::fill(words, words + rows * nw, std::uint64_t{0});
+    const Cell o = source.offset;
+    const Box window{-o.x, y - o.y, source.spec.width, rows};
+    tree.for_each_row(
+        [&](std::int64_t ty, const std::vector<Quadtree::RowPiece>& pieces) {
+            std::uint64_t* row = words + (ty + o.y - y) * nw;
+            for (const Quadtree::RowPiece& piece : pieces)
+                for (unsigned bits = piece.bits; bits != 0; bits &= bits - 1) {
+                    // Inside the board: the window cleared the piece's cells outside it.
+                    const auto x = static_cast<std::uint64_t>(piece.x + o.x + std::countr_zero(bits));
+                    row[x / 64] |= std::uint64_t{1} << (x % 64);
+                }
+        },
+        &window);
+}
+
+// The population and bounding box (the file's coordinates) of rows [y, y + rows) from their bits.
+BandCount count_rows(const BandedSource& source, std::int64_t y, std::int64_t rows, const std::uint64_t* words) {
+    BoardPlan plan;
+    plan.offset = source.offset;
     const std::int64_t nw = (source.spec.width + 63) / 64;
     BandCount count;
     std::int64_t first = -1, last = -1;
@@ -451,6 +513,8 @@ BandCount read_board_rows(const BandedSource& source, std::int64_t y, std::int64
     count.bounding_box = Box{x0 - plan.offset.x, y + first - plan.offset.y, x1 - x0 + 1, last - first + 1};
     return count;
 }
+
+}  // namespace
 
 LoadedBoard load_board(const BoardRequest& request) {
     OpenedBoard opened = open_board(request);

@@ -79,6 +79,11 @@ Pattern parse_plaintext(std::string_view text, const std::string& source, const 
 Pattern parse_macrocell(std::string_view text, const std::string& source, const ReadLimits& limits);
 Pattern make_random(std::string_view spec, const ReadLimits& limits);
 
+// Macrocell text pieces shared by the tree writer and the rows writer (macrocell.cpp): the lines
+// before the nodes, and one leaf's line (8 rows of '.'/'*' ended by '$', trailing empty rows left off).
+std::string macrocell_header(const PatternMeta& meta);
+void append_macrocell_leaf(std::string& out, std::uint64_t bits);
+
 bool is_gzip(std::string_view data);
 std::string gunzip(std::string_view data, const std::string& source, const ReadLimits& limits);
 

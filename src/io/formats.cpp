@@ -105,7 +105,7 @@ std::int64_t png_estimate(const OutputShape& s) {
 const std::array<FormatInfo, 6>& table() {
     static const std::array<FormatInfo, 6> rows{{
         {"mc", "macrocell", PatternFormat::macrocell, OutputFormat::macrocell, {".mc"}, true, false, is_macrocell,
-         read_macrocell, mc_from_cells, nullptr, mc_from_tree, mc_estimate},
+         read_macrocell, mc_from_cells, write_macrocell, mc_from_tree, mc_estimate},
         {"life105", "Life 1.05", PatternFormat::life105, std::nullopt, {}, false, false, is_life105, read_life105,
          nullptr, nullptr, nullptr, nullptr},
         {"life106", "Life 1.06", PatternFormat::life106, std::nullopt, {}, false, false, is_life106, read_life106,

@@ -177,7 +177,9 @@ std::string format_macrocell(const Quadtree& tree, const std::string& rule, std:
     return format_macrocell(tree, meta);
 }
 
-std::string format_macrocell(const Quadtree& tree, const PatternMeta& meta) {
+namespace io {
+
+std::string macrocell_header(const PatternMeta& meta) {
     std::string out = "[M2] (tilelife " TILELIFE_VERSION ")\n#R ";
     out += meta.rule.empty() ? Rule::life().to_string() : parse_rule(meta.rule).to_string();
     out += '\n';
@@ -193,6 +195,22 @@ std::string format_macrocell(const Quadtree& tree, const PatternMeta& meta) {
     if (!meta.name.empty()) line("#N", meta.name);
     for (const std::string& a : meta.authors) line("#O", a);
     for (const std::string& c : meta.comments) line("#C", c);
+    return out;
+}
+
+void append_macrocell_leaf(std::string& out, std::uint64_t bits) {
+    for (int r = 0; r < 8 && bits >> (8 * r) != 0; ++r) {
+        unsigned row = static_cast<unsigned>((bits >> (8 * r)) & 0xffu);
+        for (; row != 0; row >>= 1) out += (row & 1u) ? '*' : '.';
+        out += '$';
+    }
+    out += '\n';
+}
+
+}  // namespace io
+
+std::string format_macrocell(const Quadtree& tree, const PatternMeta& meta) {
+    std::string out = io::macrocell_header(meta);
     // Golly's numbering: depth first (nw, ne, sw, se), each distinct square once, when first met,
     // children before parents; empty squares are 0. Identical squares get one number even when the
     // tree does not share them, as Golly's canonical tree would.
@@ -217,14 +235,7 @@ std::string format_macrocell(const Quadtree& tree, const PatternMeta& meta) {
     std::unordered_map<Key, std::uint32_t, KeyHash> nodes;
     nodes.reserve(tree.nodes().size());
     std::uint32_t next = 0;
-    auto write_leaf = [&](std::uint64_t bits) {
-        for (int r = 0; r < 8 && bits >> (8 * r) != 0; ++r) {
-            unsigned row = static_cast<unsigned>((bits >> (8 * r)) & 0xffu);
-            for (; row != 0; row >>= 1) out += (row & 1u) ? '*' : '.';
-            out += '$';
-        }
-        out += '\n';
-    };
+    auto write_leaf = [&out](std::uint64_t bits) { io::append_macrocell_leaf(out, bits); };
     auto write_node = [&out](int level, const std::array<std::uint32_t, 4>& kids) {
         char buf[64];
         char* p = std::to_chars(buf, buf + sizeof buf, level).ptr;

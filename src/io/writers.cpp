@@ -9,8 +9,11 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <unordered_map>
+#include <vector>
 
 #include "io/detail.hpp"
+#include "tilelife/error.hpp"
 #include "tilelife/formats.hpp"
 #include "tilelife/pattern.hpp"
 #include "tilelife/quadtree.hpp"
@@ -521,6 +524,137 @@ std::string format_pattern(OutputFormat format, const std::vector<Cell>& cells, 
     const FormatInfo& f = format_info(format);
     if (!f.from_cells) throw InputError("a " + std::string(f.title) + " is an image of a board, not a pattern text");
     return f.from_cells(cells, meta);
+}
+
+void write_macrocell(const PackedRows& rows, const PatternMeta& meta, const TextSink& sink) {
+    Bands bands(rows);
+    const Box box = packed_bounding_box(bands, rows);  // board coordinates
+    std::string out = io::macrocell_header(meta);
+    if (box.empty()) return sink(out);
+    const Box cells{box.x + rows.origin.x, box.y + rows.origin.y, box.width, box.height};  // the file's
+    const int top = root_level_for(cells);
+    if (top == 0) throw InputError("cells beyond the coordinate range a macrocell root holds");
+    // Quadtree's placement: the root of level L starts at (-2^(L-1), 1 - 2^(L-1)).
+    const std::int64_t rx = -(std::int64_t{1} << (top - 1)), ry = 1 - (std::int64_t{1} << (top - 1));
+    const std::size_t nw = bands.words_per_row();
+
+    // The rows of the box, in order, a band at a time.
+    std::vector<std::uint64_t> band;
+    std::int64_t band_y = 0, band_n = 0;  // board rows [band_y, band_y + band_n) are in `band`
+    const std::int64_t band_rows = std::max<std::int64_t>(8, (std::int64_t{1} << 15) / static_cast<std::int64_t>(nw));
+    const auto row = [&](std::int64_t y) -> const std::uint64_t* {  // board row y, y increasing
+        if (y >= band_y + band_n) {
+            band_y = y;
+            band_n = std::min(band_rows, box.bottom() - y);
+            band.resize(nw * static_cast<std::size_t>(band_n));
+            rows.read(band_y, band_n, band.data());
+        }
+        return band.data() + static_cast<std::size_t>(y - band_y) * nw;
+    };
+    // Eight cells of a row from board column x (x may start left of the board: those are dead).
+    const auto eight = [&](const std::uint64_t* w, std::int64_t x) -> std::uint64_t {
+        if (x < 0) return (w[0] << -x) & 0xffu;
+        const auto i = static_cast<std::size_t>(x / 64);
+        const unsigned off = static_cast<unsigned>(x % 64);
+        std::uint64_t v = i < nw ? w[i] >> off : 0;
+        if (off > 56 && i + 1 < nw) v |= w[i + 1] << (64 - off);
+        return v & 0xffu;
+    };
+
+    // Node numbers, each node written once it has a number; identical nodes share one while the
+    // table has room.
+    struct Key {
+        int level;
+        std::array<std::uint32_t, 4> kids;
+        bool operator==(const Key&) const = default;
+    };
+    struct KeyHash {
+        std::size_t operator()(const Key& k) const {
+            std::uint64_t h = static_cast<std::uint64_t>(k.level);
+            for (std::uint32_t i : k.kids) h = (h ^ i) * 0x9E3779B97F4A7C15ull;
+            return static_cast<std::size_t>(h ^ (h >> 29));
+        }
+    };
+    constexpr std::size_t kShared = std::size_t{1} << 18;
+    std::unordered_map<std::uint64_t, std::uint32_t> leaves;
+    std::unordered_map<Key, std::uint32_t, KeyHash> nodes;
+    std::uint32_t next = 0;
+    const auto flush = [&] {
+        if (out.size() >= kChunk) {
+            sink(out);
+            out.clear();
+        }
+    };
+    const auto room = [&] {
+        if (leaves.size() + nodes.size() >= kShared) leaves.clear(), nodes.clear();
+    };
+    const auto leaf = [&](std::uint64_t bits) -> std::uint32_t {
+        if (bits == 0) return 0;
+        room();
+        auto [it, fresh] = leaves.try_emplace(bits, next + 1);
+        if (fresh) {
+            if (next == UINT32_MAX - 1) throw InputError("more than 2^32 - 2 macrocell nodes");
+            ++next;
+            io::append_macrocell_leaf(out, bits);
+            flush();
+        }
+        return it->second;
+    };
+    const auto node = [&](int level, const std::array<std::uint32_t, 4>& kids) -> std::uint32_t {
+        if (kids == std::array<std::uint32_t, 4>{}) return 0;
+        room();
+        auto [it, fresh] = nodes.try_emplace(Key{level, kids}, next + 1);
+        if (fresh) {
+            if (next == UINT32_MAX - 1) throw InputError("more than 2^32 - 2 macrocell nodes");
+            ++next;
+            char buf[64];
+            char* p = std::to_chars(buf, buf + sizeof buf, level).ptr;
+            for (std::uint32_t k : kids) {
+                *p++ = ' ';
+                p = std::to_chars(p, buf + sizeof buf, k).ptr;
+            }
+            *p++ = '\n';
+            out.append(buf, p);
+            flush();
+        }
+        return it->second;
+    };
+    // The columns of squares of a level that the box crosses: [first(level), last(level)].
+    const auto first = [&](int level) { return (cells.x - rx) >> level; };
+    const auto last = [&](int level) { return (cells.right() - 1 - rx) >> level; };
+    // The numbers of a band of squares of `level` whose top row is y (the file's), over the box's
+    // columns; empty when the band misses the box. Work only for bands crossing the box; memory:
+    // one row of numbers per level on the way down.
+    const auto build = [&](const auto& self, int level, std::int64_t y) -> std::vector<std::uint32_t> {
+        const std::int64_t side = std::int64_t{1} << level;
+        if (y >= cells.bottom() || y + side <= cells.y) return {};
+        const std::int64_t c0 = first(level), c1 = last(level);
+        std::vector<std::uint32_t> ids(static_cast<std::size_t>(c1 - c0 + 1), 0);
+        if (level == Quadtree::leaf_level) {
+            std::vector<std::uint64_t> bits(ids.size(), 0);
+            for (std::int64_t r = 0; r < 8; ++r) {
+                const std::int64_t by = y + r - rows.origin.y;  // board row
+                if (by < box.y || by >= box.bottom()) continue;
+                const std::uint64_t* w = row(by);
+                for (std::int64_t c = c0; c <= c1; ++c)
+                    bits[static_cast<std::size_t>(c - c0)] |= eight(w, rx + 8 * c - rows.origin.x) << (8 * r);
+            }
+            for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = leaf(bits[i]);
+            return ids;
+        }
+        const std::vector<std::uint32_t> north = self(self, level - 1, y);
+        const std::vector<std::uint32_t> south = self(self, level - 1, y + side / 2);
+        const std::int64_t k0 = first(level - 1);
+        const auto kid = [&](const std::vector<std::uint32_t>& v, std::int64_t c) -> std::uint32_t {
+            return c >= k0 && c - k0 < static_cast<std::int64_t>(v.size()) ? v[static_cast<std::size_t>(c - k0)] : 0;
+        };
+        for (std::int64_t c = c0; c <= c1; ++c)
+            ids[static_cast<std::size_t>(c - c0)] =
+                node(level, {kid(north, 2 * c), kid(north, 2 * c + 1), kid(south, 2 * c), kid(south, 2 * c + 1)});
+        return ids;
+    };
+    (void)build(build, top, ry);  // the root is the last node written
+    sink(out);
 }
 
 }  // namespace tilelife

@@ -86,17 +86,21 @@ TEST(BoardLayer, BoundedBoardsAreStreamedAndPlacedAsGolly) {
 
 // A board read in bands (BoardRequest::load_rows, what MPI ranks do): open_board's pass keeps no
 // rows but counts as the whole read does, and read_board_rows gives every band exactly the rows
-// of the board read whole: soups (their draws skipped, not made) and RLE files, on a torus and
-// placed inside larger boards, in bands of any height.
+// of the board read whole: soups (their draws skipped, not made), RLE and macrocell files (plain and
+// gzipped), on a torus and placed inside larger boards at odd offsets, in bands of any height.
 TEST(BoardLayer, BandsAreTheRowsOfTheWholeBoard) {
     register_builtin_engines();
     test::TempDir tmp;
     const std::string rle = tmp / "soup.rle";
+    // The same soup as macrocell trees: each band is cut from the tree, never from a list of cells.
+    const std::string mc = tmp / "soup.mc", mcgz = tmp / "soup.mc.gz";
     {
         BoardRequest torus = request_for(PatternSource{"random:77x51:0.45:5", std::nullopt, std::nullopt});
         torus.overrides.topology = Topology::torus;
         const LoadedBoard soup = load_board(torus);
         save_board(output_target(rle), *soup.engine, soup.plan, soup.meta);
+        save_board(output_target(mc), *soup.engine, soup.plan, soup.meta);
+        save_board(output_target(mcgz), *soup.engine, soup.plan, soup.meta);
     }
     struct Case {
         std::string source;
@@ -108,6 +112,10 @@ TEST(BoardLayer, BandsAreTheRowsOfTheWholeBoard) {
         {"random:1x9:0.5:2", {std::nullopt, Topology::torus, std::nullopt, std::nullopt}},
         {rle, {std::nullopt, Topology::plane, 200, 100}},
         {rle, {}},  // its rule's :T suffix
+        {mc, {}},
+        {mc, {std::nullopt, Topology::plane, 200, 100}},
+        {mc, {std::nullopt, Topology::torus, 131, 67}},  // odd offsets (65, 33)
+        {mcgz, {std::nullopt, Topology::plane, 129, 53}},
     };
     for (const Case& c : cases) {
         BoardRequest whole = request_for(PatternSource{c.source, std::nullopt, std::nullopt}, "cpu:reference");
@@ -152,6 +160,34 @@ TEST(BoardLayer, BandsAreTheRowsOfTheWholeBoard) {
             }
         }
     }
+}
+
+// A macrocell tree that does not fit the board it was given is not read in bands: it is refused
+// with the message one process gives (the whole pattern's size), not planned from its corners.
+TEST(BoardLayer, MacrocellNotFittingItsBoardIsRefusedAsOneProcessRefusesIt) {
+    register_builtin_engines();
+    test::TempDir tmp;
+    const std::string mc = tmp / "soup.mc";
+    {
+        const LoadedBoard soup = load_board(request_for(PatternSource{"random:77x51:0.45:5", std::nullopt, std::nullopt}));
+        save_board(output_target(mc), *soup.engine, soup.plan, soup.meta);
+    }
+    const auto message = [&](bool banded) {
+        BoardRequest r = request_for(PatternSource{mc, std::nullopt, std::nullopt}, "cpu:reference");
+        r.overrides = {std::nullopt, Topology::plane, 60, 60};
+        if (banded) r.load_rows = [](Engine&, const BandedSource&) { return BandCount{}; };
+        try {
+            OpenedBoard opened = open_board(r);
+            EXPECT_FALSE(opened.banded());
+            (void)opened.create_engine();
+        } catch (const InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    const std::string one = message(false);
+    EXPECT_NE(one.find("does not fit the 60x60 plane board"), std::string::npos) << one;
+    EXPECT_EQ(message(true), one);
 }
 
 TEST(BoardLayer, TreesGoToTreeEnginesWhole) {

@@ -9,6 +9,7 @@
 #include "support/test_support.hpp"
 #include "tilelife/formats.hpp"
 #include "tilelife/output_file.hpp"
+#include "tilelife/quadtree.hpp"
 
 namespace tilelife::test {
 namespace {
@@ -396,6 +397,63 @@ TEST(FormatPacked, RunsAcrossWordsAndRowsAndLongGaps) {
     const BitBoard small(70, 4, cells({{69, 1}, {0, 3}, {64, 3}}));
     EXPECT_EQ(format_plaintext(small.rows(Cell{0, 0}), PatternMeta{}),
               "!Name:\n" + std::string(69, '.') + "O\n\nO" + std::string(63, '.') + "O\n");
+}
+
+// Macrocell from rows (write_macrocell): its nodes come in row order, not Golly's, so the test is
+// reading it back: exactly the cells, in a root of the level the tree writer gives them, for the
+// awkward sizes and origins above (leaves straddling words, the board's edges and the origin) and a
+// 4096x4096 soup with more distinct nodes than the sharing table holds (cleared on the way).
+std::string mc_of(const PackedRows& rows, const PatternMeta& meta) {
+    std::string text;
+    write_macrocell(rows, meta, [&text](std::string_view piece) { text += piece; });
+    return text;
+}
+
+TEST(FormatPacked, MacrocellFromRowsReadsBackAsTheCells) {
+    const PatternMeta meta{"B36/S23:T9,9", 77, "soup", {"me"}, {"a comment"}};
+    std::uint64_t seed = 7;
+    const auto soup = [&seed](std::int64_t w, std::int64_t h, double density) {
+        std::vector<Cell> live;
+        std::uint64_t x = ++seed * 0x9e3779b97f4a7c15ULL;
+        for (std::int64_t r = 0; r < h; ++r)
+            for (std::int64_t c = 0; c < w; ++c) {
+                x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+                if (static_cast<double>(x % 1000000) < density * 1000000) live.push_back(Cell{c, r});
+            }
+        return live;
+    };
+    const auto check = [&](std::int64_t w, std::int64_t h, const std::vector<Cell>& live, Cell origin) {
+        const BitBoard board(w, h, live);
+        std::vector<Cell> want = moved(live, origin);
+        std::sort(want.begin(), want.end(), [](Cell a, Cell b) { return a.y != b.y ? a.y < b.y : a.x < b.x; });
+        const std::string text = mc_of(board.rows(origin), meta);
+        const Pattern back = parse_pattern(text, "rows.mc");
+        EXPECT_EQ(back.cells, want);
+        EXPECT_EQ(back.generation, 77);
+        EXPECT_EQ(back.rule, "B36/S23:T9,9");
+        if (want.empty()) {
+            EXPECT_EQ(text, format_macrocell(Quadtree{}, meta));
+            return;
+        }
+        ASSERT_TRUE(back.tree);
+        EXPECT_EQ(back.tree->level(), Quadtree::from_cells(want).level());
+    };
+    for (auto [w, h] : {std::pair<std::int64_t, std::int64_t>{1, 1}, {1, 37}, {37, 1}, {63, 5}, {64, 9}, {65, 7},
+                        {127, 3}, {128, 2}, {129, 11}, {200, 130}, {1000, 3}}) {
+        for (double density : {0.0, 0.003, 0.3, 0.5, 1.0}) {
+            const std::vector<Cell> live = soup(w, h, density);
+            // Every column a leaf can start at within a word (origin.x mod 8), and far from zero.
+            std::vector<Cell> origins{Cell{-w / 2, -h / 2}, Cell{-1000000007, 123456789013}};
+            for (std::int64_t k = 0; k < 8; ++k) origins.push_back(Cell{k, 3 - k});
+            for (Cell origin : origins) {
+                SCOPED_TRACE(std::to_string(w) + "x" + std::to_string(h) + " density " + std::to_string(density) +
+                             " at " + std::to_string(origin.x) + "," + std::to_string(origin.y));
+                check(w, h, live, origin);
+            }
+        }
+    }
+    SCOPED_TRACE("4096x4096");
+    check(4096, 4096, soup(4096, 4096, 0.5), Cell{-2048, -2048});
 }
 
 TEST(FormatPacked, EmptyBoardAsGollyWritesIt) {

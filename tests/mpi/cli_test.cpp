@@ -12,6 +12,7 @@ using test::read_text;
 using test::run_command;
 using test::shell_quote;
 using test::TempDir;
+using test::write_text;
 
 std::string cli() { return shell_quote(TILELIFE_CLI); }
 std::string mpirun(int n) {
@@ -200,6 +201,68 @@ TEST(MpiCli, BoardLargerThanEachRanksBudget) {
         EXPECT_NE(pattern_of(one.out).find("\"population\":"), std::string::npos) << one.out;
         EXPECT_EQ(pattern_of(js.out), pattern_of(one.out)) << args;
     }
+}
+
+// A macrocell file on a board larger than each rank's --max-memory: every rank parses the tree (a
+// few nodes here: one 8x8 leaf of R-pentominoes repeated over the board) and cuts only its band's
+// rows from it; rank 0 never lists the pattern's cells. Same output, checkpoints and report as one
+// process allowed the memory; one process within the budget refuses the board.
+TEST(MpiCli, MacrocellLargerThanEachRanksBudget) {
+    TempDir tmp;
+    const std::string budget = " --max-memory 3M", plenty = " --max-memory 1G";
+    // Levels 4..12 each four copies of the level below: 1310720 cells from 10 nodes. Golly's root
+    // of level 12 starts at y = -2047, one row below the 4096-row torus's top, so the leaf's cells
+    // stay in its rows 1..3 and the bottom row of the root (off the board) is empty.
+    std::string text = "[M2] (tilelife)\n#R B3/S23:T4096,4096\n$.**$**$.*$\n";
+    for (int level = 4; level <= 12; ++level) {
+        const std::string kid = std::to_string(level - 3);
+        text += std::to_string(level) + " " + kid + " " + kid + " " + kid + " " + kid + "\n";
+    }
+    const std::string mc = tmp / "tiles.mc";
+    write_text(mc, text);
+    const std::vector<Job> jobs = {
+        {mc + " --gens 40", "mc"},  // the rule's :T4096,4096 suffix
+        // Placed inside a larger board at odd offsets, band boundaries inside the pattern.
+        {mc + " --topology plane --size 4101x4503 --gens 30", "mc-plane"},
+    };
+    for (const Job& j : jobs) {
+        const std::string want = tmp / (j.name + "-want.rle"), got = tmp / (j.name + "-got.rle");
+        const std::string want_ck = tmp / (j.name + "-want-ck.rle"), got_ck = tmp / (j.name + "-got-ck.rle");
+        const auto refused = run_command(cli() + " run " + j.args + budget + " -q -o " + (tmp / "never.rle"));
+        EXPECT_EQ(refused.exit_code, 2) << j.name << ": one process within the budget: " << refused.err;
+        const auto one = run_command(cli() + " run " + j.args + plenty + " --checkpoint " + want_ck +
+                                     " --checkpoint-every 25 -q -o " + want);
+        ASSERT_EQ(one.exit_code, 0) << j.name << ": " << one.err;
+        const auto r = run_command(mpirun(4) + " run " + j.args + budget + " --checkpoint " + got_ck +
+                                   " --checkpoint-every 25 -q -o " + got);
+        ASSERT_EQ(r.exit_code, 0) << j.name << " on 4 ranks: " << r.err;
+        EXPECT_TRUE(read_text(got) == read_text(want)) << j.name << ": the outputs differ";
+        EXPECT_TRUE(read_text(got_ck) == read_text(want_ck)) << j.name << ": the checkpoints differ";
+    }
+    // Macrocell output of the bounded board, streamed from the rows a band at a time on rank 0 as in
+    // one process (write_macrocell): the same bytes, and read back, the cells of the RLE output.
+    {
+        const std::string args = mc + " --topology plane --size 4101x4503 --gens 30 -q";
+        const std::string want = tmp / "want.mc", got = tmp / "got.mc", back = tmp / "back.rle";
+        ASSERT_EQ(run_command(cli() + " run " + args + plenty + " -o " + want).exit_code, 0);
+        const auto r = run_command(mpirun(4) + " run " + args + budget + " -o " + got);
+        ASSERT_EQ(r.exit_code, 0) << r.err;
+        EXPECT_TRUE(read_text(got) == read_text(want)) << "the .mc outputs differ";
+        ASSERT_EQ(run_command(cli() + " convert " + got + " " + back).exit_code, 0);
+        const std::string rle = read_text(tmp / "mc-plane-want.rle"), from_mc = read_text(back);
+        // The same cells: the RLE bodies (after the header lines, which name the source) agree.
+        const auto body = [](const std::string& t) { return t.substr(t.find("\nx = ")); };
+        EXPECT_TRUE(body(from_mc) == body(rle)) << "the .mc output's cells differ from the RLE output's";
+    }
+    const auto js = run_command(mpirun(3) + " run " + mc + " --gens 0 --json" + budget);
+    const auto one = run_command(cli() + " run " + mc + " --gens 0 --json" + plenty);
+    ASSERT_EQ(js.exit_code, 0) << js.err;
+    const auto pattern_of = [](const std::string& json) {  // "population" .. the end of "pattern"
+        const std::size_t at = json.find("\"pattern\":{");
+        return at == std::string::npos ? std::string() : json.substr(at, json.find('}', at) - at);
+    };
+    EXPECT_NE(pattern_of(one.out).find("\"population\":1310720"), std::string::npos) << one.out;
+    EXPECT_EQ(pattern_of(js.out), pattern_of(one.out));
 }
 
 // SIGTERM to mpirun (what a scheduler sends) stops the run as in one process: every rank stops at
