@@ -377,8 +377,11 @@ std::unique_ptr<Engine> OpenedBoard::create_engine(std::optional<EngineOptions> 
     const EngineOptions& o = options ? *options : request_.options;
     const std::string& source = request_.source.name;
     // A board made without a pattern (an empty source name) has nothing to name.
+    // Errors that already start with the source (plan_board's) are not prefixed twice.
     const auto named = [&](const InputError& e) {
-        return source.empty() ? InputError(e.what()) : InputError(located(source, 0, e.what()));
+        const std::string what = e.what();
+        if (source.empty() || what.rfind(source + ":", 0) == 0) return InputError(what);
+        return InputError(located(source, 0, what));
     };
     std::unique_ptr<Engine> engine;
     try {

@@ -187,6 +187,8 @@ TEST(BoardLayer, MacrocellNotFittingItsBoardIsRefusedAsOneProcessRefusesIt) {
     };
     const std::string one = message(false);
     EXPECT_NE(one.find("does not fit the 60x60 plane board"), std::string::npos) << one;
+    EXPECT_EQ(one.rfind(mc + ": ", 0), 0u) << one;
+    EXPECT_EQ(one.find(mc, 1), std::string::npos) << "the file is named twice: " << one;
     EXPECT_EQ(message(true), one);
 }
 
