@@ -1,5 +1,7 @@
 // Internal helpers shared by the pattern readers and writers (not part of the public API).
 #pragma once
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #if defined(__linux__)
@@ -86,5 +88,21 @@ void append_macrocell_leaf(std::string& out, std::uint64_t bits);
 
 bool is_gzip(std::string_view data);
 std::string gunzip(std::string_view data, const std::string& source, const ReadLimits& limits);
+
+// A macrocell node line by its level and its children's numbers: what both macrocell writers (from a
+// tree, src/io/macrocell.cpp; from rows, src/io/writers.cpp) key their tables of numbered nodes on, so
+// that identical squares get one number.
+struct MacrocellNode {
+    int level;
+    std::array<std::uint32_t, 4> kids;
+    bool operator==(const MacrocellNode&) const = default;
+};
+struct MacrocellNodeHash {
+    std::size_t operator()(const MacrocellNode& k) const {
+        std::uint64_t h = static_cast<std::uint64_t>(k.level);
+        for (std::uint32_t i : k.kids) h = (h ^ i) * 0x9E3779B97F4A7C15ull;
+        return static_cast<std::size_t>(h ^ (h >> 29));
+    }
+};
 
 }  // namespace tilelife::io

@@ -220,19 +220,8 @@ std::string format_macrocell(const Quadtree& tree, const PatternMeta& meta) {
     // the text as it grows.
     out.reserve(out.size() + 24 * tree.nodes().size());
     std::unordered_map<std::uint64_t, std::uint32_t> leaves;
-    struct Key {
-        int level;
-        std::array<std::uint32_t, 4> kids;
-        bool operator==(const Key&) const = default;
-    };
-    struct KeyHash {
-        std::size_t operator()(const Key& k) const {
-            std::uint64_t h = static_cast<std::uint64_t>(k.level);
-            for (std::uint32_t i : k.kids) h = (h ^ i) * 0x9E3779B97F4A7C15ull;
-            return static_cast<std::size_t>(h ^ (h >> 29));
-        }
-    };
-    std::unordered_map<Key, std::uint32_t, KeyHash> nodes;
+    using Key = io::MacrocellNode;
+    std::unordered_map<Key, std::uint32_t, io::MacrocellNodeHash> nodes;
     nodes.reserve(tree.nodes().size());
     std::uint32_t next = 0;
     auto write_leaf = [&out](std::uint64_t bits) { io::append_macrocell_leaf(out, bits); };

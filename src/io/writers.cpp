@@ -563,21 +563,10 @@ void write_macrocell(const PackedRows& rows, const PatternMeta& meta, const Text
 
     // Node numbers, each node written once it has a number; identical nodes share one while the
     // table has room.
-    struct Key {
-        int level;
-        std::array<std::uint32_t, 4> kids;
-        bool operator==(const Key&) const = default;
-    };
-    struct KeyHash {
-        std::size_t operator()(const Key& k) const {
-            std::uint64_t h = static_cast<std::uint64_t>(k.level);
-            for (std::uint32_t i : k.kids) h = (h ^ i) * 0x9E3779B97F4A7C15ull;
-            return static_cast<std::size_t>(h ^ (h >> 29));
-        }
-    };
+    using Key = io::MacrocellNode;
     constexpr std::size_t kShared = std::size_t{1} << 18;
     std::unordered_map<std::uint64_t, std::uint32_t> leaves;
-    std::unordered_map<Key, std::uint32_t, KeyHash> nodes;
+    std::unordered_map<Key, std::uint32_t, io::MacrocellNodeHash> nodes;
     std::uint32_t next = 0;
     const auto flush = [&] {
         if (out.size() >= kChunk) {

@@ -149,6 +149,25 @@ TEST(MpiCli, sycl_RanksMatchOneProcess) {
 }
 #endif
 
+// One process within `budget` refuses the job; 4 ranks within it write the same output and
+// checkpoint, byte for byte, as one process given `plenty`.
+void expect_ranks_within_budget_match_one_process(const TempDir& tmp, const Job& j, const std::string& budget,
+                                                  const std::string& plenty) {
+    SCOPED_TRACE(j.name);
+    const std::string want = tmp / (j.name + "-want.rle"), got = tmp / (j.name + "-got.rle");
+    const std::string want_ck = tmp / (j.name + "-want-ck.rle"), got_ck = tmp / (j.name + "-got-ck.rle");
+    const auto refused = run_command(cli() + " run " + j.args + budget + " -q -o " + (tmp / "never.rle"));
+    EXPECT_EQ(refused.exit_code, 2) << "one process within the budget: " << refused.err;
+    const auto one = run_command(cli() + " run " + j.args + plenty + " --checkpoint " + want_ck +
+                                 " --checkpoint-every 25 -q -o " + want);
+    ASSERT_EQ(one.exit_code, 0) << one.err;
+    const auto r = run_command(mpirun(4) + " run " + j.args + budget + " --checkpoint " + got_ck +
+                               " --checkpoint-every 25 -q -o " + got);
+    ASSERT_EQ(r.exit_code, 0) << "on 4 ranks: " << r.err;
+    EXPECT_TRUE(read_text(got) == read_text(want)) << "the outputs differ";
+    EXPECT_TRUE(read_text(got_ck) == read_text(want_ck)) << "the checkpoints differ";
+}
+
 // A board larger than each rank's --max-memory: one process with that budget refuses it; 4 ranks
 // with it run it, each reading its own band (a soup drawn band by band, an RLE file parsed by every
 // rank keeping its rows) and rank 0 writing the output and checkpoints a band at a time, to the
@@ -168,20 +187,7 @@ TEST(MpiCli, BoardLargerThanEachRanksBudget) {
         {"random:3001x2003:0.4:8 --topology plane --size 4096x4000 --rule B36/S23 --gens 30", "random-plane"},
         {soup + " --topology plane --size 4100x4500 --gens 30", "rle-plane"},
     };
-    for (const Job& j : jobs) {
-        const std::string want = tmp / (j.name + "-want.rle"), got = tmp / (j.name + "-got.rle");
-        const std::string want_ck = tmp / (j.name + "-want-ck.rle"), got_ck = tmp / (j.name + "-got-ck.rle");
-        const auto refused = run_command(cli() + " run " + j.args + budget + " -q -o " + (tmp / "never.rle"));
-        EXPECT_EQ(refused.exit_code, 2) << j.name << ": one process within the budget: " << refused.err;
-        const auto one = run_command(cli() + " run " + j.args + plenty + " --checkpoint " + want_ck +
-                                     " --checkpoint-every 25 -q -o " + want);
-        ASSERT_EQ(one.exit_code, 0) << j.name << ": " << one.err;
-        const auto r = run_command(mpirun(4) + " run " + j.args + budget + " --checkpoint " + got_ck +
-                                   " --checkpoint-every 25 -q -o " + got);
-        ASSERT_EQ(r.exit_code, 0) << j.name << " on 4 ranks: " << r.err;
-        EXPECT_TRUE(read_text(got) == read_text(want)) << j.name << ": the outputs differ";
-        EXPECT_TRUE(read_text(got_ck) == read_text(want_ck)) << j.name << ": the checkpoints differ";
-    }
+    for (const Job& j : jobs) expect_ranks_within_budget_match_one_process(tmp, j, budget, plenty);
     // The report counts the pattern as one process does (rank 0 counts a file without keeping it;
     // the ranks count a soup's bands as they draw them, placed inside a larger board here).
     const auto pattern_of = [](const std::string& json) {  // the "pattern" object, braces matched
@@ -225,20 +231,7 @@ TEST(MpiCli, MacrocellLargerThanEachRanksBudget) {
         // Placed inside a larger board at odd offsets, band boundaries inside the pattern.
         {mc + " --topology plane --size 4101x4503 --gens 30", "mc-plane"},
     };
-    for (const Job& j : jobs) {
-        const std::string want = tmp / (j.name + "-want.rle"), got = tmp / (j.name + "-got.rle");
-        const std::string want_ck = tmp / (j.name + "-want-ck.rle"), got_ck = tmp / (j.name + "-got-ck.rle");
-        const auto refused = run_command(cli() + " run " + j.args + budget + " -q -o " + (tmp / "never.rle"));
-        EXPECT_EQ(refused.exit_code, 2) << j.name << ": one process within the budget: " << refused.err;
-        const auto one = run_command(cli() + " run " + j.args + plenty + " --checkpoint " + want_ck +
-                                     " --checkpoint-every 25 -q -o " + want);
-        ASSERT_EQ(one.exit_code, 0) << j.name << ": " << one.err;
-        const auto r = run_command(mpirun(4) + " run " + j.args + budget + " --checkpoint " + got_ck +
-                                   " --checkpoint-every 25 -q -o " + got);
-        ASSERT_EQ(r.exit_code, 0) << j.name << " on 4 ranks: " << r.err;
-        EXPECT_TRUE(read_text(got) == read_text(want)) << j.name << ": the outputs differ";
-        EXPECT_TRUE(read_text(got_ck) == read_text(want_ck)) << j.name << ": the checkpoints differ";
-    }
+    for (const Job& j : jobs) expect_ranks_within_budget_match_one_process(tmp, j, budget, plenty);
     // Macrocell output of the bounded board, streamed from the rows a band at a time on rank 0 as in
     // one process (write_macrocell): the same bytes, and read back, the cells of the RLE output.
     {
