@@ -352,6 +352,18 @@ std::vector<Cell> moved(std::vector<Cell> v, Cell by) {
     return v;
 }
 
+// A w x h soup of the given density from a xorshift stream seeded by `seed`, rows in order.
+std::vector<Cell> xorshift_soup(std::int64_t w, std::int64_t h, double density, std::uint64_t seed) {
+    std::vector<Cell> live;
+    std::uint64_t x = seed * 0x9e3779b97f4a7c15ULL;
+    for (std::int64_t r = 0; r < h; ++r)
+        for (std::int64_t c = 0; c < w; ++c) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            if (static_cast<double>(x % 1000000) < density * 1000000) live.push_back(Cell{c, r});
+        }
+    return live;
+}
+
 // Random boards of awkward sizes (1x1, 1xN, Nx1, widths around multiples of 64), densities from
 // empty to full (full rows: runs as long as the row, every line wrapped), any origin: the same text
 // as the cells writer, which the exact-text tests above pin to Golly's.
@@ -361,13 +373,7 @@ TEST(FormatPacked, SameTextAsTheCellsWriter) {
     for (auto [w, h] : {std::pair<std::int64_t, std::int64_t>{1, 1}, {1, 37}, {37, 1}, {63, 5}, {64, 9}, {65, 7},
                         {127, 3}, {128, 2}, {129, 11}, {200, 130}, {1000, 3}}) {
         for (double density : {0.0, 0.003, 0.3, 0.5, 0.9, 1.0}) {
-            std::vector<Cell> live;
-            std::uint64_t x = ++seed * 0x9e3779b97f4a7c15ULL;
-            for (std::int64_t r = 0; r < h; ++r)
-                for (std::int64_t c = 0; c < w; ++c) {
-                    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-                    if (static_cast<double>(x % 1000000) < density * 1000000) live.push_back(Cell{c, r});
-                }
+            const std::vector<Cell> live = xorshift_soup(w, h, density, ++seed);
             const BitBoard board(w, h, live);
             for (Cell origin : {Cell{0, 0}, Cell{-w / 2, -h / 2}, Cell{-1000000007, 123456789012}}) {
                 const std::vector<Cell> at = moved(live, origin);
@@ -413,14 +419,7 @@ TEST(FormatPacked, MacrocellFromRowsReadsBackAsTheCells) {
     const PatternMeta meta{"B36/S23:T9,9", 77, "soup", {"me"}, {"a comment"}};
     std::uint64_t seed = 7;
     const auto soup = [&seed](std::int64_t w, std::int64_t h, double density) {
-        std::vector<Cell> live;
-        std::uint64_t x = ++seed * 0x9e3779b97f4a7c15ULL;
-        for (std::int64_t r = 0; r < h; ++r)
-            for (std::int64_t c = 0; c < w; ++c) {
-                x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-                if (static_cast<double>(x % 1000000) < density * 1000000) live.push_back(Cell{c, r});
-            }
-        return live;
+        return xorshift_soup(w, h, density, ++seed);
     };
     const auto check = [&](std::int64_t w, std::int64_t h, const std::vector<Cell>& live, Cell origin) {
         const BitBoard board(w, h, live);
