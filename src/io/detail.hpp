@@ -85,6 +85,8 @@ Pattern make_random(std::string_view spec, const ReadLimits& limits);
 // before the nodes, and one leaf's line (8 rows of '.'/'*' ended by '$', trailing empty rows left off).
 std::string macrocell_header(const PatternMeta& meta);
 void append_macrocell_leaf(std::string& out, std::uint64_t bits);
+// One node's line: its level and its four children's numbers.
+void append_macrocell_node(std::string& out, int level, const std::array<std::uint32_t, 4>& kids);
 
 bool is_gzip(std::string_view data);
 std::string gunzip(std::string_view data, const std::string& source, const ReadLimits& limits);

@@ -207,6 +207,17 @@ void append_macrocell_leaf(std::string& out, std::uint64_t bits) {
     out += '\n';
 }
 
+void append_macrocell_node(std::string& out, int level, const std::array<std::uint32_t, 4>& kids) {
+    char buf[64];
+    char* p = std::to_chars(buf, buf + sizeof buf, level).ptr;
+    for (std::uint32_t k : kids) {
+        *p++ = ' ';
+        p = std::to_chars(p, buf + sizeof buf, k).ptr;
+    }
+    *p++ = '\n';
+    out.append(buf, p);
+}
+
 }  // namespace io
 
 std::string format_macrocell(const Quadtree& tree, const PatternMeta& meta) {
@@ -226,14 +237,7 @@ std::string format_macrocell(const Quadtree& tree, const PatternMeta& meta) {
     std::uint32_t next = 0;
     auto write_leaf = [&out](std::uint64_t bits) { io::append_macrocell_leaf(out, bits); };
     auto write_node = [&out](int level, const std::array<std::uint32_t, 4>& kids) {
-        char buf[64];
-        char* p = std::to_chars(buf, buf + sizeof buf, level).ptr;
-        for (std::uint32_t k : kids) {
-            *p++ = ' ';
-            p = std::to_chars(p, buf + sizeof buf, k).ptr;
-        }
-        *p++ = '\n';
-        out.append(buf, p);
+        io::append_macrocell_node(out, level, kids);
     };
     // Recursion through a generic lambda (depth <= 63): no std::function call per node.
     const auto visit = [&](const auto& self, Quadtree::Index i) -> std::uint32_t {

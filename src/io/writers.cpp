@@ -596,14 +596,7 @@ void write_macrocell(const PackedRows& rows, const PatternMeta& meta, const Text
         if (fresh) {
             if (next == UINT32_MAX - 1) throw InputError("more than 2^32 - 2 macrocell nodes");
             ++next;
-            char buf[64];
-            char* p = std::to_chars(buf, buf + sizeof buf, level).ptr;
-            for (std::uint32_t k : kids) {
-                *p++ = ' ';
-                p = std::to_chars(p, buf + sizeof buf, k).ptr;
-            }
-            *p++ = '\n';
-            out.append(buf, p);
+            io::append_macrocell_node(out, level, kids);
             flush();
         }
         return it->second;
