@@ -6,7 +6,7 @@
 # and its debs) and src/ (these sources). OUT receives summary.txt (one line per run),
 # results.jsonl (tilelife-mpi-bench's JSON, one object per run), log.txt and build.log.
 # GPUS=n (default: nvidia-smi's count); LIMIT=seconds per run (default 150);
-# ONLY="name ..." runs only those sections (smoke cli strong weak sweep four cpu parts largest overlap); SMOKE=1 runs
+# ONLY="name ..." runs only those sections (smoke cli strong weak sweep four cpu parts largest overlap diag); SMOKE=1 runs
 # the same on small boards (to try the script on a machine without GPUs). BASE=dir (another source
 # tree, e.g. git archive of the commit before a change): the overlap section also runs its bench;
 # MID=dir (a third tree, e.g. the change's first half): its bench too, on all GPUs only; GHOSTS="48 192"
@@ -48,7 +48,7 @@ bench_tree() {
     ninja -C "$2" tilelife_mpi_bench >> "$OUT/build-$(basename "$2").log" 2>&1
 }
 trees=()
-if want overlap; then
+if want overlap || want diag; then
   [ -n "${BASE:-}" ] && { bench_tree "$BASE" /tmp/base & trees+=($!); }
   [ -n "${MID:-}" ] && { bench_tree "$MID" /tmp/mid & trees+=($!); }
 fi
@@ -82,7 +82,7 @@ bench() {
     return
   fi
   echo "{\"name\":\"$name\",\"result\":$json}" >> "$OUT/results.jsonl"
-  echo "$json" | field "'%-16s np %d %dx%d ghost %d %s: %7.3f T/s %8.4f ms/gen  check %d/%d wrong  pop %d fp %s  x %.1f us  t %.1f us  %s  (%ds)' % ('$name', d['ranks'], d['width'], d['height'], d['ghost'], d['exchange'] + (' overlapped' if d.get('overlap') else ''), d['cell_updates_per_second']/1e12, d['ms_per_gen'], d['check']['mismatches'], d['check']['cells'], d['population'], d['fingerprint'], d['exchange_seconds']*1e6, d.get('transfer_seconds', 0)*1e6, ' '.join('[%s %d rows: step %.3f read %.3f mpi %.3f write %.3f agree %.3f x%d a%d]' % (r['device'].split(' ')[0], r['rows'], r['step'], r['read'], r['mpi'], r['write'], r['agree'], r['exchanges'], r.get('agreements', -1)) for r in d['per_rank']), $(( $(date +%s) - t0 )))" | tee -a "$OUT/summary.txt"
+  echo "$json" | field "'%-16s np %d %dx%d ghost %d %s: %7.3f T/s %8.4f ms/gen  check %d/%d wrong  pop %d fp %s  x %.1f us  t %.1f us  run %.2f ms (step returned %.2f; after: device %.2f pop %.2f idle pop %.2f)  %s  (%ds)' % ('$name', d['ranks'], d['width'], d['height'], d['ghost'], d['exchange'] + (' overlapped' if d.get('overlap') else ''), d['cell_updates_per_second']/1e12, d['ms_per_gen'], d['check']['mismatches'], d['check']['cells'], d['population'], d['fingerprint'], d['exchange_seconds']*1e6, d.get('transfer_seconds', 0)*1e6, d['seconds_median']*1e3, d.get('step_returned_median', 0)*1e3, d.get('after_step', {}).get('device', 0)*1e3, d.get('after_step', {}).get('population', 0)*1e3, d.get('after_step', {}).get('population_idle', 0)*1e3, ' '.join('[%s %d rows: step %.3f read %.3f mpi %.3f write %.3f agree %.3f x%d a%d]' % (r['device'].split(' ')[0], r['rows'], r['step'], r['read'], r['mpi'], r['write'], r['agree'], r['exchanges'], r.get('agreements', -1)) for r in d['per_rank']), $(( $(date +%s) - t0 )))" | tee -a "$OUT/summary.txt"
 }
 
 if want smoke; then
@@ -184,6 +184,44 @@ if want overlap; then
     bench overlap-strong-${S2%%x*}-$n-ghost$g "$n" --size $S2 --gens $G2 --warmup 96 --repeats ${REPEATS:-5} --ghost $g
     bench overlap-strong-${S1%%x*}-$n-ghost$g "$n" --size $S1 --gens $G1 --warmup 96 --repeats ${REPEATS:-5} --ghost $g
   done
+fi
+
+if want diag; then
+  stamp where the strong runs lose time
+  # Lock-step runs go at the slowest GPU: each GPU's own rate. E: a board whose bands on these GPUs
+  # have the shape of S2's bands on 4 GPUs (131072 x 32768: the 4-GPU run's per-rank work and
+  # messages on 2 GPUs). The rate of one band with its ghost rows alone; activity tracking off (the
+  # ghost writes restart its comparisons); longer timed runs (fixed costs per step() call).
+  q="--warmup 96 --repeats ${REPEATS:-3}"
+  E=${S2%%x*}x$(( ${S2##*x} * RANKS / 4 ))
+  if [ -z "${BASE:-}" ] && [ -z "${DIAG_END:-}" ]; then
+  for d in $(seq 0 $((GPUS - 1))); do bench diag-gpu$d-${S2%%x*} 1 --size $S2 --gens $G2 --device $d $q; done
+  band=${S2%%x*}x$(( ${S2##*x} / 4 + 192 ))
+  bench diag-band-$band 1 --size $band --gens $G2 $q
+  bench diag-band-off-$band 1 --size $band --gens $G2 --param activity=off $q
+  for a in auto off; do
+    for n in 1 $RANKS; do bench diag-$a-$E-$n "$n" --size $E --gens $G2 --param activity=$a $q; done
+  done
+  bench diag-long-$E-$RANKS "$RANKS" --size $E --gens $((4 * G2)) $q
+  bench diag-steps8-$E-$RANKS "$RANKS" --size $E --gens $G2 --steps-per-launch 8 $q
+  bench diag-steps8-$E-1 1 --size $E --gens $G2 --steps-per-launch 8 $q
+  fi
+  # The end of a timed run in parts (after_step in the JSON), on E, S1 and one GPU.
+  for n in $RANKS 1; do bench diag-end-$E-$n "$n" --size $E --gens $G2 $q; done
+  bench diag-end-${S1%%x*}-$RANKS "$RANKS" --size $S1 --gens $G1 $q
+  # BASE (the code before a change) against this tree, interleaved, on E and on S1.
+  for p in ${trees[@]+"${trees[@]}"}; do wait "$p"; done
+  if [ -n "${BASE:-}" ] && [ -x /tmp/base/tilelife-mpi-bench ]; then
+    for r in 1 2; do
+      for bin in /tmp/base/tilelife-mpi-bench "$MB"; do
+        tag=$([ "$bin" = "$MB" ] && echo new || echo base)
+        BENCH_BIN=$bin bench diag-$tag$r-$E-$RANKS "$RANKS" --size $E --gens $G2 $q
+        BENCH_BIN=$bin bench diag-$tag$r-${S1%%x*}-$RANKS "$RANKS" --size $S1 --gens $G1 $q
+        BENCH_BIN=$bin bench diag-$tag$r-$E-1 1 --size $E --gens $G2 $q
+      done
+    done
+    bench diag-newlong-$E-$RANKS "$RANKS" --size $E --gens $((4 * G2)) $q
+  fi
 fi
 
 if want largest; then

@@ -221,17 +221,42 @@ int run(const Args& a) {
     engine.step(a.warmup);
     (void)engine.population();
     const mpi::ExchangeStats before = engine.stats();
-    std::vector<double> times;
+    std::vector<double> times, step_returned;  // whole timed runs; until step() returned
     std::int64_t population = 0;
     for (std::int64_t r = 0; r < a.repeats; ++r) {
         MPI_Barrier(MPI_COMM_WORLD);
         const double s = MPI_Wtime();
         engine.step(gens);
-        population = engine.population();
-        double mine = MPI_Wtime() - s, slowest = 0;
-        MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-        times.push_back(slowest);
+        const double stepped = MPI_Wtime();
+        population = engine.population();  // waits for the device: part of the timed run
+        double mine[2] = {MPI_Wtime() - s, stepped - s}, slowest[2] = {0, 0};
+        MPI_Allreduce(mine, slowest, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        times.push_back(slowest[0]);
+        step_returned.push_back(slowest[1]);
     }
+    // What the end of a timed run costs: one more run whose device work is waited for by reading one
+    // owned row, then the population counted twice (the second time on an idle device).
+    double after[3] = {0, 0, 0};
+    if (a.repeats > 0 && engine.owned_rows() > 0) {
+        std::vector<std::uint64_t> row(static_cast<std::size_t>(nw));
+        MPI_Barrier(MPI_COMM_WORLD);
+        engine.step(gens);
+        double t = MPI_Wtime();
+        engine.read_owned_rows_packed(engine.owned_first(), 1, row.data());
+        after[0] = MPI_Wtime() - t;
+        t = MPI_Wtime();
+        (void)engine.population();
+        after[1] = MPI_Wtime() - t;
+        t = MPI_Wtime();
+        (void)engine.population();
+        after[2] = MPI_Wtime() - t;
+    } else if (a.repeats > 0) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        engine.step(gens);
+        for (int k = 0; k < 2; ++k) (void)engine.population();
+    }
+    double after_max[3] = {0, 0, 0};
+    MPI_Allreduce(after, after_max, 3, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     mpi::ExchangeStats timed = engine.stats();
     timed.exchanges -= before.exchanges;
     timed.read_seconds -= before.read_seconds;
@@ -312,7 +337,9 @@ int run(const Args& a) {
            << ",\"topology\":\"" << a.topology << "\",\"rule\":\"" << spec.rule.to_string() << "\",\"ghost\":"
            << engine.ghost_rows() << ",\"exchange\":\"" << (a.bytes ? "bytes" : "bits") << "\",\"overlap\":"
            << (!a.bytes && a.overlap ? "true" : "false") << ",\"gens\":" << gens
-           << ",\"repeats\":" << a.repeats << ",\"seconds_median\":" << med << ",\"seconds\":[";
+           << ",\"repeats\":" << a.repeats << ",\"seconds_median\":" << med
+           << ",\"step_returned_median\":" << median(step_returned) << ",\"after_step\":{\"device\":" << after_max[0]
+           << ",\"population\":" << after_max[1] << ",\"population_idle\":" << after_max[2] << "},\"seconds\":[";
         for (std::size_t k = 0; k < times.size(); ++k) js << (k ? "," : "") << times[k];
         js << "],\"cell_updates_per_second\":" << (med > 0 ? cells * static_cast<double>(gens) / med : 0)
            << ",\"ms_per_gen\":" << med * 1e3 / static_cast<double>(gens) << ",\"population\":" << population

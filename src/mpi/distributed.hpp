@@ -139,6 +139,10 @@ private:
     std::int64_t words_per_row_ = 0;
     std::unique_ptr<Engine> local_;
     std::int64_t valid_ = 0;  // generations the ghost rows stay exact for (0: exchange before stepping)
+    // The ghost rows on the device are those received in the last exchange, still where they arrived
+    // (no step or write since): population() counts them there instead of reading them back.
+    bool ghost_known_ = false;
+    const std::uint64_t* ghost_words_[2] = {nullptr, nullptr};
     std::int64_t generation_ = 0;
     int agree_in_ = 1;  // step(): rounds until the next agreement (the same on every rank)
     const std::atomic<bool>* interrupt_ = nullptr;  // EngineOptions::interrupt (step() stops when any rank's is set)

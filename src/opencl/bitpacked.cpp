@@ -179,9 +179,10 @@ public:
                 }
                 const std::array<std::size_t, 3> origin{0, static_cast<std::size_t>(y), 0};
                 const std::array<std::size_t, 3> region{static_cast<std::size_t>(pitch_) * 4, static_cast<std::size_t>(rows), 1};
-                pending_writes_.emplace_back();
+                std::vector<cl::Event>& pending = half_of(host).pending;
+                pending.emplace_back();
                 rt_->queue.enqueueWriteBufferRect(cur_, CL_FALSE, origin, {0, 0, 0}, region, static_cast<std::size_t>(pitch_) * 4,
-                                                  0, host_pitch, 0, host, nullptr, &pending_writes_.back());
+                                                  0, host_pitch, 0, host, nullptr, &pending.back());
                 return;
             }
             rows_transfer(true, y, rows, const_cast<std::uint64_t*>(words), host_pitch);
@@ -280,6 +281,11 @@ private:
         std::size_t bytes = 0;
     };
 
+    struct WriteHalf {
+        std::size_t at = 0;
+        std::vector<cl::Event> pending;
+    };
+
     // `p` made at least `bytes` large (its contents are not kept).
     void pin(Pinned& p, std::size_t bytes) {
         if (!side_()) side_ = cl::CommandQueue(rt_->context, rt_->device);
@@ -293,18 +299,37 @@ private:
         p.bytes = bytes;
     }
 
-    // Free staging for a write of `bytes`: the next part of writing_, or all of it again once the writes
-    // from it are done (an exchange's two edges fit together).
+    // Free staging for a write of `bytes`. writing_ is two halves used in turn: when the current one
+    // is full, the other is taken once the writes from it are done. Those were queued a round (an
+    // exchange) earlier, behind launches that have run since, so the host does not wait for the
+    // device here; with one half it waited for the last round's writes, which queue behind the
+    // last launch, and the device ran dry before the next round was queued (docs/distributed.md).
     void* write_slot(std::size_t bytes) {
-        if (write_at_ + bytes > writing_.bytes) {
-            if (!pending_writes_.empty()) cl::Event::waitForEvents(pending_writes_);
-            pending_writes_.clear();
-            write_at_ = 0;
-            if (bytes > writing_.bytes) pin(writing_, 2 * bytes);
+        WriteHalf* h = &halves_[half_];
+        if (h->at + bytes > writing_.bytes / 2) {
+            if (bytes > writing_.bytes / 2) {
+                for (WriteHalf& x : halves_) {
+                    if (!x.pending.empty()) cl::Event::waitForEvents(x.pending);
+                    x = WriteHalf{};
+                }
+                pin(writing_, 2 * bytes);
+                half_ = 0;
+            } else {
+                half_ ^= 1;
+                if (!halves_[half_].pending.empty()) cl::Event::waitForEvents(halves_[half_].pending);
+                halves_[half_] = WriteHalf{};
+            }
+            h = &halves_[half_];
         }
-        void* host = static_cast<char*>(writing_.host) + write_at_;
-        write_at_ += bytes;
+        void* host = static_cast<char*>(writing_.host) + static_cast<std::size_t>(half_) * (writing_.bytes / 2) + h->at;
+        h->at += bytes;
         return host;
+    }
+
+    // The half of writing_ that holds `host` (an address from write_slot).
+    WriteHalf& half_of(const void* host) {
+        const auto offset = static_cast<std::size_t>(static_cast<const char*>(host) - static_cast<const char*>(writing_.host));
+        return halves_[offset < writing_.bytes / 2 ? 0 : 1];
     }
 
     // The tile lists of a split launch: the tiles of first_tiles_, and the others (the kernel runs a
@@ -727,10 +752,11 @@ private:
     cl::Event first_done_;
     cl::CommandQueue side_;
     Pinned reading_;
-    // write_rows_packed: its staging, the part in use and the writes from it still in flight.
+    // write_rows_packed: its staging (two halves, write_slot), the half in use and, per half, the
+    // part used and the writes from it still in flight.
     Pinned writing_;
-    std::size_t write_at_ = 0;
-    std::vector<cl::Event> pending_writes_;
+    WriteHalf halves_[2];
+    int half_ = 0;
 };
 
 }  // namespace
