@@ -234,9 +234,10 @@ int run(const Args& a) {
         times.push_back(slowest[0]);
         step_returned.push_back(slowest[1]);
     }
+    mpi::ExchangeStats timed = engine.stats();
     // What the end of a timed run costs: one more run whose device work is waited for by reading one
     // owned row, then the population counted twice (the second time on an idle device).
-    double after[3] = {0, 0, 0};
+    double after[4] = {0, 0, 0, 0};
     if (a.repeats > 0 && engine.owned_rows() > 0) {
         std::vector<std::uint64_t> row(static_cast<std::size_t>(nw));
         MPI_Barrier(MPI_COMM_WORLD);
@@ -250,14 +251,18 @@ int run(const Args& a) {
         t = MPI_Wtime();
         (void)engine.population();
         after[2] = MPI_Wtime() - t;
+        if (const Engine* local = engine.local_engine()) {  // its part: the band and ghost rows on the device
+            t = MPI_Wtime();
+            (void)local->population();
+            after[3] = MPI_Wtime() - t;
+        }
     } else if (a.repeats > 0) {
         MPI_Barrier(MPI_COMM_WORLD);
         engine.step(gens);
         for (int k = 0; k < 2; ++k) (void)engine.population();
     }
-    double after_max[3] = {0, 0, 0};
-    MPI_Allreduce(after, after_max, 3, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    mpi::ExchangeStats timed = engine.stats();
+    double after_max[4] = {0, 0, 0, 0};
+    MPI_Allreduce(after, after_max, 4, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     timed.exchanges -= before.exchanges;
     timed.read_seconds -= before.read_seconds;
     timed.mpi_seconds -= before.mpi_seconds;
@@ -339,7 +344,7 @@ int run(const Args& a) {
            << (!a.bytes && a.overlap ? "true" : "false") << ",\"gens\":" << gens
            << ",\"repeats\":" << a.repeats << ",\"seconds_median\":" << med
            << ",\"step_returned_median\":" << median(step_returned) << ",\"after_step\":{\"device\":" << after_max[0]
-           << ",\"population\":" << after_max[1] << ",\"population_idle\":" << after_max[2] << "},\"seconds\":[";
+           << ",\"population\":" << after_max[1] << ",\"population_idle\":" << after_max[2] << ",\"local_population_idle\":" << after_max[3] << "},\"seconds\":[";
         for (std::size_t k = 0; k < times.size(); ++k) js << (k ? "," : "") << times[k];
         js << "],\"cell_updates_per_second\":" << (med > 0 ? cells * static_cast<double>(gens) / med : 0)
            << ",\"ms_per_gen\":" << med * 1e3 / static_cast<double>(gens) << ",\"population\":" << population
