@@ -207,11 +207,25 @@ if want diag; then
   bench diag-steps8-$E-1 1 --size $E --gens $G2 --steps-per-launch 8 $q
   fi
   # The end of a timed run in parts (after_step in the JSON), on E, S1 and one GPU.
-  for n in $RANKS 1; do bench diag-end-$E-$n "$n" --size $E --gens $G2 $q; done
-  bench diag-end-${S1%%x*}-$RANKS "$RANKS" --size $S1 --gens $G1 $q
+  if [ -z "${VARIANTS:-}" ]; then
+    for n in $RANKS 1; do bench diag-end-$E-$n "$n" --size $E --gens $G2 $q; done
+    bench diag-end-${S1%%x*}-$RANKS "$RANKS" --size $S1 --gens $G1 $q
+  fi
+  # BASE and MID (two variants of a change) against this tree, interleaved, on all GPUs (VARIANTS).
+  if [ -n "${VARIANTS:-}" ]; then
+    for p in ${trees[@]+"${trees[@]}"}; do wait "$p"; done
+    for r in 1 2 3; do
+      for bin in "$MB" /tmp/base/tilelife-mpi-bench /tmp/mid/tilelife-mpi-bench; do
+        [ -x "$bin" ] || continue
+        tag=$(case $bin in ("$MB") echo new ;; (/tmp/base/*) echo base ;; (*) echo mid ;; esac)
+        BENCH_BIN=$bin bench var-$tag$r-${S1%%x*}-$GPUS "$GPUS" --size $S1 --gens $G1 $q
+        BENCH_BIN=$bin bench var-$tag$r-${S2%%x*}-$GPUS "$GPUS" --size $S2 --gens $G2 $q
+      done
+    done
+  fi
   # BASE (the code before a change) against this tree, interleaved, on E and on S1.
   for p in ${trees[@]+"${trees[@]}"}; do wait "$p"; done
-  if [ -n "${BASE:-}" ] && [ -x /tmp/base/tilelife-mpi-bench ]; then
+  if [ -n "${BASE:-}" ] && [ -z "${VARIANTS:-}" ] && [ -x /tmp/base/tilelife-mpi-bench ]; then
     for r in 1 2; do
       for bin in /tmp/base/tilelife-mpi-bench "$MB"; do
         tag=$([ "$bin" = "$MB" ] && echo new || echo base)
