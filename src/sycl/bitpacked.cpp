@@ -378,7 +378,8 @@ private:
         if (p.host) sycl::free(p.host, rt_->queue);
         p = Pinned{};
         p.host = sycl::malloc_host(bytes, rt_->queue);
-        if (!p.host) throw RuntimeError("SYCL: cannot allocate " + std::to_string(bytes) + " bytes of host staging for " + rt_->info.name);
+        if (!p.host)
+            throw RuntimeError("SYCL: cannot allocate " + std::to_string(bytes) + " bytes of host staging for " + rt_->info.name);
         p.bytes = bytes;
     }
 
