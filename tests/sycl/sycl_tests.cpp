@@ -6,6 +6,7 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <random>
@@ -328,6 +329,52 @@ TEST_F(Sycl, BitpackedRowsWrittenFromItsStaging) {
             ASSERT_EQ(board_of(*e), board_of(*ref)) << "round " << round;
         }
     }
+}
+
+// Packed rows over the staging's 16 MiB (a whole board loaded or saved) are copied straight to and
+// from the caller's memory: written and read back whole, in ranges through the staging, as bytes,
+// and by step_reading_rows (which then steps and reads as the Engine default does).
+TEST_F(Sycl, BitpackedLargeRowTransfers) {
+    const std::int64_t w = 4100, h = 40000, nw = (w + 63) / 64;  // 129 32-bit words a row: padded
+    auto e = create_engine("sycl:bitpacked", BoardSpec{w, h, Topology::plane, parse_rule("B/S012345678").rule});
+    std::mt19937_64 rng(3);
+    auto rows = random_rows(w, h, rng);
+    e->write_rows_packed(0, h, rows.data());
+    std::vector<std::uint64_t> back(rows.size(), ~0ull);
+    e->read_rows_packed(0, h, back.data());
+    EXPECT_TRUE(back == rows);
+    // Rows [y0, h), over 16 MiB, written and read from a row inside the board.
+    const std::int64_t y0 = 5000;
+    const auto tail = random_rows(w, h - y0, rng);
+    ASSERT_GT(tail.size() * 8, std::size_t{16} << 20);
+    e->write_rows_packed(y0, h - y0, tail.data());
+    std::copy(tail.begin(), tail.end(), rows.begin() + y0 * nw);
+    std::vector<std::uint64_t> tail_back(tail.size(), ~0ull);
+    e->read_rows_packed(y0, h - y0, tail_back.data());
+    EXPECT_TRUE(tail_back == tail);
+    e->read_rows_packed(0, h, back.data());
+    EXPECT_TRUE(back == rows);
+    for (std::int64_t y : {std::int64_t{0}, y0 - 2, h / 2, h - 3}) {
+        std::vector<std::uint64_t> part(static_cast<std::size_t>(3 * nw));
+        e->read_rows_packed(y, 3, part.data());
+        EXPECT_TRUE(std::equal(part.begin(), part.end(), rows.begin() + y * nw)) << "rows " << y << "+3";
+        std::vector<std::uint8_t> cells(static_cast<std::size_t>(3 * w));
+        e->read_region(Box{0, y, w, 3}, cells.data());
+        std::vector<std::uint8_t> want(cells.size());
+        for (std::int64_t r = 0; r < 3; ++r)
+            for (std::int64_t x = 0; x < w; ++x)
+                want[static_cast<std::size_t>(r * w + x)] = (rows[static_cast<std::size_t>((y + r) * nw + x / 64)] >> (x % 64)) & 1;
+        EXPECT_EQ(cells, want) << "rows " << y << "+3 as bytes";
+    }
+    // B/S012345678: nothing is born, every live cell stays, so the board after a step is the board.
+    std::vector<std::uint64_t> buf(rows.size(), ~0ull);
+    std::vector<std::uint64_t> got;
+    e->step_reading_rows(2, {{0, h, buf.data()}}, [&](const std::vector<const std::uint64_t*>& where) {
+        ASSERT_EQ(where.size(), 1u);
+        got.assign(where[0], where[0] + h * nw);
+    });
+    EXPECT_TRUE(got == rows);
+    EXPECT_EQ(e->generation(), 2);
 }
 
 // step_reading_rows: the rows `ready` gets (from the engine's staging) are the stepped board's rows
