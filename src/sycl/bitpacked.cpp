@@ -1,7 +1,9 @@
 // sycl:bitpacked: the board lives on the device as bits (32 cells per word, row-major, two USM
 // allocations swapped per launch); each launch advances up to K generations inside local-memory
-// tiles (bitpacked_kernel.hpp). The host packs and unpacks bytes only in write_region/read_region.
-// Unlike opencl:bitpacked this engine runs every tile every launch (no activity tracking).
+// tiles (bitpacked_kernel.hpp). The host packs and unpacks bytes only in write_region/read_region;
+// whole rows (read_rows_packed, write_rows_packed: the MPI exchange's) move as they are, through
+// sycl::malloc_host staging. Unlike opencl:bitpacked this engine runs every tile every launch (no
+// activity tracking).
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -24,6 +26,10 @@ static_assert(std::endian::native == std::endian::little, "cell packing assumes 
 constexpr const char* kName = "sycl:bitpacked";
 constexpr int kMaxSteps = 32;  // the halo is one 32-cell word left and right
 constexpr std::uint64_t kBandWords = std::uint64_t{1} << 22;  // transfers move bands of 16 MiB
+// Packed rows up to this size go through the engine's malloc_host staging, and writes return before
+// they are done (an exchange's ghost rows: 12 MiB on a 1048576-wide board); larger ones (a whole
+// board loaded or saved) are copied directly to or from the caller's memory and waited for.
+constexpr std::size_t kStagedBytes = std::size_t{16} << 20;
 
 std::uint64_t ceil_div(std::uint64_t v, std::uint64_t m) { return (v + m - 1) / m; }
 
@@ -150,9 +156,11 @@ public:
     }
 
     ~BitpackedEngine() override {
-        wait_quietly();
+        wait_quietly();  // staged writes in flight read their staging
         for (std::uint32_t* p : {cur_, next_, staging_})
             if (p) sycl::free(p, rt_->queue);
+        for (Pinned* p : {&bounce_, &lent_, &writing_})
+            if (p->host) sycl::free(p->host, rt_->queue);
     }
 
     void write_region(const Box& box, const std::uint8_t* cells) override {
@@ -208,6 +216,108 @@ public:
         }
     }
 
+    // The device's rows are 32-bit words with an even pitch (setup), little-endian, so they are the
+    // packed layout's 64-bit words: rows move as they are, in one copy (bits past the width are 0 on
+    // the device: the kernel masks the last word and never writes the padding word).
+    void read_rows_packed(std::int64_t y, std::int64_t rows, std::uint64_t* words) const override {
+        check(Box{0, y, w_, rows});
+        if (rows == 0) return;
+        const std::size_t bytes = static_cast<std::size_t>(rows) * row_bytes();
+        try {
+            if (bytes > kStagedBytes) {
+                rt_->queue.memcpy(words, board_row(y), bytes);
+                rt_->sync("reading rows from the device");
+                ++packed_copies_;
+                return;
+            }
+            grow(bounce_, bytes);
+            rt_->queue.memcpy(bounce_.host, board_row(y), bytes);
+            rt_->sync("reading rows from the device");
+            ++packed_copies_;
+            std::memcpy(words, bounce_.host, bytes);
+        } catch (const sycl::exception& e) {
+            throw_runtime(e, "reading rows from the device");
+        }
+    }
+
+    void write_rows_packed(std::int64_t y, std::int64_t rows, const std::uint64_t* words) override {
+        check(Box{0, y, w_, rows});
+        if (rows == 0) return;
+        const std::size_t bytes = static_cast<std::size_t>(rows) * row_bytes();
+        try {
+            // Addresses as integers: `words` is usually the caller's own memory, unrelated to the staging.
+            const auto at = reinterpret_cast<std::uintptr_t>(words), from = reinterpret_cast<std::uintptr_t>(writing_.host);
+            const bool staged = writing_.host && at >= from && at + bytes <= from + writing_.bytes;
+            if (!staged && bytes > kStagedBytes) {
+                rt_->queue.memcpy(board_row(y), words, bytes);
+                rt_->sync("writing rows to the device");
+                ++packed_copies_;
+                return;
+            }
+            // Copied into the staging (unless already there: write_staging) and not waited for: the
+            // next launches queue behind it on the in-order queue, and the staging is not reused
+            // before it is done (write_slot).
+            const void* host = words;
+            if (!staged) {
+                void* slot = write_slot(bytes);
+                std::memcpy(slot, words, bytes);
+                host = slot;
+            }
+            pending_writes_.push_back(rt_->queue.memcpy(board_row(y), host, bytes));
+            ++packed_copies_;
+        } catch (const sycl::exception& e) {
+            throw_runtime(e, "writing rows to the device");
+        }
+    }
+
+    // A part of write_rows_packed's staging (write_slot: free of writes in flight).
+    std::uint64_t* write_staging(std::size_t words) override {
+        if (words > 2 * kStagedBytes / 8) return nullptr;
+        try {
+            return static_cast<std::uint64_t*>(write_slot(words * 8));
+        } catch (const sycl::exception& e) {
+            throw_runtime(e, "staging rows");
+        }
+    }
+
+    // The step, then each range of rows in one copy into staging of the engine's own, which `ready`
+    // gets (the MPI exchange sends from it: no copy on the host). Unlike opencl:bitpacked the last
+    // launch is not split, so the reads do not overlap the step.
+    void step_reading_rows(std::int64_t n, const std::vector<RowsRead>& reads,
+                           const std::function<void(const std::vector<const std::uint64_t*>&)>& ready) override {
+        std::size_t bytes = 0;
+        for (const RowsRead& r : reads) {
+            check(Box{0, r.y, w_, r.rows});
+            bytes += static_cast<std::size_t>(r.rows) * row_bytes();
+        }
+        if (bytes > kStagedBytes) {
+            Engine::step_reading_rows(n, reads, ready);
+            return;
+        }
+        step(n);
+        std::vector<const std::uint64_t*> where;
+        try {
+            grow(lent_, bytes);
+            std::size_t at = 0;
+            for (const RowsRead& r : reads) {
+                if (r.rows == 0) {
+                    where.push_back(r.words);
+                    continue;
+                }
+                auto* host = reinterpret_cast<std::uint64_t*>(static_cast<char*>(lent_.host) + at);
+                const std::size_t size = static_cast<std::size_t>(r.rows) * row_bytes();
+                rt_->queue.memcpy(host, board_row(r.y), size);
+                ++packed_copies_;
+                at += size;
+                where.push_back(host);
+            }
+            rt_->sync("reading rows from the device");
+        } catch (const sycl::exception& e) {
+            throw_runtime(e, "reading rows from the device");
+        }
+        ready(where);
+    }
+
     std::int64_t population() const override { return count_population(cur_, BitCells{}); }
 
     EngineDescription describe() const override {
@@ -232,6 +342,10 @@ public:
                                                                                           : "compiled in"));
         d.properties.emplace_back("local memory bytes per work-group", static_cast<std::int64_t>(local_bytes(strips_)));
         d.properties.emplace_back("tiles", static_cast<std::int64_t>(tiles_));
+        // malloc_host is page-locked memory on a GPU; on a CPU device it is ordinary host memory.
+        d.properties.emplace_back("row staging", std::string(rt_->info.is_gpu() ? "page-locked (sycl::malloc_host)"
+                                                                                 : "sycl::malloc_host (host memory)"));
+        d.properties.emplace_back("packed row copies", packed_copies_);
         d.autotune = autotune_candidates();
         return d;
     }
@@ -250,6 +364,42 @@ private:
         s.band = std::max<std::int64_t>(1, static_cast<std::int64_t>(kBandWords) / s.words);
         return s;
     }
+
+    // Host memory from sycl::malloc_host (page-locked on a GPU: the device copies from and to it
+    // directly, where pageable memory goes through the driver's own staging).
+    struct Pinned {
+        void* host = nullptr;
+        std::size_t bytes = 0;
+    };
+
+    // `p` made at least `bytes` large (its contents are not kept).
+    void grow(Pinned& p, std::size_t bytes) const {
+        if (p.bytes >= bytes) return;
+        if (p.host) sycl::free(p.host, rt_->queue);
+        p = Pinned{};
+        p.host = sycl::malloc_host(bytes, rt_->queue);
+        if (!p.host)
+            throw RuntimeError("SYCL: cannot allocate " + std::to_string(bytes) + " bytes of host staging for " + rt_->info.name);
+        p.bytes = bytes;
+    }
+
+    // Free staging for a write of `bytes`: the next part of writing_, or all of it again once the
+    // writes from it are done (an exchange's two edges fit together).
+    void* write_slot(std::size_t bytes) {
+        if (write_at_ + bytes > writing_.bytes) {
+            sycl::event::wait(pending_writes_);
+            pending_writes_.clear();
+            write_at_ = 0;
+            if (bytes > writing_.bytes) grow(writing_, 2 * bytes);
+        }
+        void* host = static_cast<char*>(writing_.host) + write_at_;
+        write_at_ += bytes;
+        return host;
+    }
+
+    // A row of the board in the packed layout (pitch_ is even: setup).
+    std::size_t row_bytes() const { return static_cast<std::size_t>(pitch_) * 4; }
+    std::uint32_t* board_row(std::int64_t y) const { return cur_ + static_cast<std::uint64_t>(y) * pitch_; }
 
     void ensure_staging(std::uint64_t words) const {
         if (staging_words_ >= words) return;
@@ -379,7 +529,9 @@ private:
         if (!kernel_) throw std::logic_error("sycl:bitpacked: no kernel built for these rows");
 
         nwords_ = ceil_div(static_cast<std::uint64_t>(w_), 32);
-        pitch_ = nwords_;
+        // An even number of 32-bit words per row (a padding word after an odd count, 0 for good):
+        // a row is then whole 64-bit words, the packed rows' layout, and moves in one plain copy.
+        pitch_ = nwords_ + (nwords_ & 1);
         const auto h = static_cast<std::uint64_t>(h_);
         check_allocation(4 * pitch_);
         const std::uint64_t tile_w = static_cast<std::uint64_t>(lw_ - 2);
@@ -427,6 +579,15 @@ private:
     std::uint32_t* next_ = nullptr;
     mutable std::uint32_t* staging_ = nullptr;
     mutable std::uint64_t staging_words_ = 0;
+    // Packed rows: read_rows_packed's staging, step_reading_rows' (lent to its `ready` until the next
+    // call), write_rows_packed's with the part in use and the writes from it still in flight, and the
+    // copies made (describe(): whether a rank's exchange went through them).
+    mutable Pinned bounce_;
+    Pinned lent_;
+    Pinned writing_;
+    std::size_t write_at_ = 0;
+    std::vector<sycl::event> pending_writes_;
+    mutable std::int64_t packed_copies_ = 0;
 };
 
 }  // namespace

@@ -132,18 +132,30 @@ TEST(MpiCli, OpenCLRanks) {
 
 #ifdef TILELIFE_TEST_HAVE_SYCL
 // SYCL per rank, in builds that have it (CI has no SYCL compiler; named so that `ctest -R sycl` runs
-// it): the engines go through the distributed engine's default paths (no page-locked staging).
+// it): sycl:halo-tile through the distributed engine's default paths (bytes converted on the host),
+// sycl:bitpacked through its own packed row copies (malloc_host staging), which its exchanges use:
+// rank 0's count of them grows with the generations run.
 TEST(MpiCli, sycl_RanksMatchOneProcess) {
     TempDir tmp;
     for (const char* kernel : {"sycl:bitpacked", "sycl:halo-tile"}) {
         for (const char* topology : {"torus", "plane"}) {
             SCOPED_TRACE(std::string(kernel) + " " + topology);
-            const std::string args = std::string("random:83x51:0.4:2 --topology ") + topology + " --gens 45";
+            const std::string board = std::string("random:83x51:0.4:2 --topology ") + topology, args = board + " --gens 45";
             const std::string want = tmp / "want.rle", got = tmp / "got.rle";
             ASSERT_EQ(run_command(cli() + " run " + args + " --kernel cpu:reference -q -o " + want).exit_code, 0);
             const auto r = run_command(mpirun(3) + " run " + args + " --kernel " + kernel + " -q -o " + got);
             ASSERT_EQ(r.exit_code, 0) << r.err;
             EXPECT_EQ(cells_of(got), cells_of(want));
+            if (std::string(kernel) != "sycl:bitpacked") continue;
+            std::int64_t copies[2] = {-1, -1};
+            for (int k = 0; k < 2; ++k) {
+                const auto js = run_command(mpirun(3) + " run " + (k == 0 ? board + " --gens 0" : args) + " --kernel " + kernel + " --json");
+                ASSERT_EQ(js.exit_code, 0) << js.err;
+                std::smatch m;
+                ASSERT_TRUE(std::regex_search(js.out, m, std::regex("\"packed_row_copies\":([0-9]+)"))) << js.out;
+                copies[k] = std::stoll(m[1]);
+            }
+            EXPECT_GT(copies[1], copies[0]) << "the exchanges did not go through sycl:bitpacked's packed rows";
         }
     }
 }

@@ -245,6 +245,22 @@ TEST(Distributed, OpenCLOverlappedExchange) {
     check(Case{97, 199, Topology::torus, "B3678/S34678", "opencl:bitpacked", 13}, {13, 26, 50});
 }
 
+#ifdef TILELIFE_TEST_HAVE_SYCL
+// sycl:bitpacked per rank, in builds with a SYCL compiler: its packed rows through malloc_host
+// staging, the exchange overlapped (rows read into its staging after the step, ghost rows received
+// into write_staging) and after the step, widths whose device rows end in a padding word.
+TEST(Distributed, SyclBitpackedPerRank) {
+    for (bool overlap : {true, false}) {
+        Case c{200, 45, Topology::torus, "B3/S23", "sycl:bitpacked", 0};
+        c.overlap = overlap;
+        check(c, {1, 10, 30});
+        Case p{65, 33, Topology::plane, "B36/S23", "sycl:bitpacked", 5};
+        p.overlap = overlap;
+        check(p, {3, 17});
+    }
+}
+#endif
+
 // step_reading_rows of one engine: after the step, the rows read are the board's rows (any
 // ranges, overlapping ones, the first and last rows, empty ones), and the board goes on exactly.
 TEST(Distributed, StepReadingRowsReadsTheSteppedRows) {
