@@ -363,7 +363,9 @@ TEST(Distributed, PopulationAfterRowsWrittenBehindAnOverlappedStep) {
         e.step(8);
         if (root) ref->step(8);
         const std::int64_t stepped = e.population();  // collective
-        if (root) EXPECT_EQ(stepped, ref->population()) << "round " << round;
+        if (root) {
+            EXPECT_EQ(stepped, ref->population()) << "round " << round;
+        }
         // Every rank writes one row of its band at a time, many times over the staging's size.
         auto row_of = [&](int k, int r, std::int64_t& y) {
             std::vector<std::uint64_t> row(static_cast<std::size_t>(nw));
