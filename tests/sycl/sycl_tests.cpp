@@ -377,41 +377,6 @@ TEST_F(Sycl, BitpackedLargeRowTransfers) {
     EXPECT_EQ(e->generation(), 2);
 }
 
-// step_reading_rows: the rows `ready` gets (from the engine's staging) are the stepped board's rows
-// (first and last rows, overlapping and empty ranges), and the board goes on exactly.
-TEST_F(Sycl, BitpackedStepReadingRowsReadsTheSteppedRows) {
-    for (std::int64_t w : {1, 65, 100}) {
-        SCOPED_TRACE("width " + std::to_string(w));
-        const std::int64_t h = 150, nw = (w + 63) / 64;
-        const BoardSpec spec{w, h, Topology::plane, parse_rule("B36/S23").rule};
-        auto e = create_engine("sycl:bitpacked", spec);
-        auto ref = create_engine("cpu:reference", spec);
-        const auto cells = random_cells(w, h, 11);
-        e->write_region(Box{0, 0, w, h}, cells.data());
-        ref->write_region(Box{0, 0, w, h}, cells.data());
-        const std::vector<std::pair<std::int64_t, std::int64_t>> ranges = {{0, 7}, {143, 7}, {60, 30}, {70, 1}, {20, 0}};
-        for (std::int64_t n : {1, 4, 9}) {
-            std::vector<std::vector<std::uint64_t>> bufs;
-            std::vector<Engine::RowsRead> reads;
-            for (auto [y, rows] : ranges) bufs.emplace_back(static_cast<std::size_t>(std::max<std::int64_t>(rows, 1) * nw), ~0ull);
-            for (std::size_t k = 0; k < ranges.size(); ++k) reads.push_back({ranges[k].first, ranges[k].second, bufs[k].data()});
-            std::vector<std::vector<std::uint64_t>> got;
-            e->step_reading_rows(n, reads, [&](const std::vector<const std::uint64_t*>& where) {
-                ASSERT_EQ(where.size(), ranges.size());
-                for (std::size_t k = 0; k < ranges.size(); ++k) got.emplace_back(where[k], where[k] + ranges[k].second * nw);
-            });
-            ref->step(n);
-            ASSERT_EQ(got.size(), ranges.size());
-            const auto want = board_of(*ref);
-            for (std::size_t k = 0; k < ranges.size(); ++k)
-                EXPECT_EQ(got[k], packed_rows(want, w, ranges[k].first, ranges[k].second))
-                    << "rows " << ranges[k].first << "+" << ranges[k].second << " after " << ref->generation();
-            ASSERT_EQ(board_of(*e), want) << "after " << ref->generation();
-            EXPECT_EQ(e->generation(), ref->generation());
-        }
-    }
-}
-
 // The common rules run compiled into sycl:bitpacked's kernel (as OpenCL compiles every rule in),
 // others from run-time masks; every one is exact (EveryEngineRuleTopologyAndSizeEqualsReference).
 TEST_F(Sycl, BitpackedCompilesTheCommonRulesIn) {
