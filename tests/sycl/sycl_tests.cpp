@@ -300,37 +300,6 @@ TEST_F(Sycl, BitpackedPackedRowsAreTheBoardsRows) {
         }
 }
 
-// Rows written from the engine's own staging (write_staging: where an MPI rank receives its ghost
-// rows), two ranges a round, round after round between steps (the staging reused once its writes
-// are done), land exactly as from the caller's memory.
-TEST_F(Sycl, BitpackedRowsWrittenFromItsStaging) {
-    for (std::int64_t w : {33, 65, 1000}) {
-        SCOPED_TRACE("width " + std::to_string(w));
-        const std::int64_t h = 120, nw = (w + 63) / 64, n = 9;
-        const BoardSpec spec{w, h, Topology::torus, Rule::life()};
-        auto e = create_engine("sycl:bitpacked", spec);
-        auto ref = create_engine("cpu:reference", spec);
-        const auto cells = random_cells(w, h, 12);
-        e->write_region(Box{0, 0, w, h}, cells.data());
-        ref->write_region(Box{0, 0, w, h}, cells.data());
-        std::mt19937_64 rng(5);
-        for (int round = 0; round < 7; ++round) {
-            std::uint64_t* rows = e->write_staging(static_cast<std::size_t>(2 * n * nw));
-            ASSERT_NE(rows, nullptr);
-            const auto mine = random_rows(w, 2 * n, rng);
-            std::copy(mine.begin(), mine.end(), rows);
-            const std::int64_t y1 = (round * 13) % (h - n), y2 = (round * 29 + 50) % (h - n);
-            e->write_rows_packed(y1, n, rows);
-            e->write_rows_packed(y2, n, rows + n * nw);
-            ref->write_rows_packed(y1, n, mine.data());
-            ref->write_rows_packed(y2, n, mine.data() + n * nw);
-            e->step(round + 1);
-            ref->step(round + 1);
-            ASSERT_EQ(board_of(*e), board_of(*ref)) << "round " << round;
-        }
-    }
-}
-
 // Packed rows over the staging's 16 MiB (a whole board loaded or saved) are copied straight to and
 // from the caller's memory: written and read back whole, in ranges through the staging, as bytes,
 // and by step_reading_rows (which then steps and reads as the Engine default does).
