@@ -1,6 +1,11 @@
 // One way to write an output file: opened before the work that fills it (a bad path fails first,
 // not after a long run), written to a temporary file beside the target, and renamed over the target
 // only when complete. Text writers, zlib (gz*), libpng and giflib all write through it.
+//
+// Atomic against the process dying (killed, crashed, out of disk): the target is either the old file
+// or the complete new one. Durable against the machine losing power only with Sync::yes (fsync of
+// the file and of its directory): that costs 1-10 ms of waiting on a disk, more than a small job's
+// whole run, so only checkpoints ask for it; results are renamed into place as cp or Golly leave them.
 #pragma once
 #include <cstdio>
 #include <string>
@@ -11,11 +16,12 @@ namespace tilelife {
 class OutputFile {
 public:
     enum class Compression { none, gzip };
+    enum class Sync { no, yes };
 
     // Creates the temporary file now. "-" is standard output (written straight through, nothing to
     // rename). Throws InputError when `path` is a directory, RuntimeError when no file can be created
     // in its directory.
-    explicit OutputFile(std::string path, Compression compression = Compression::none);
+    explicit OutputFile(std::string path, Compression compression = Compression::none, Sync sync = Sync::no);
     ~OutputFile();  // removes the temporary file unless commit() completed
     OutputFile(const OutputFile&) = delete;
     OutputFile& operator=(const OutputFile&) = delete;
@@ -29,10 +35,11 @@ public:
     // flushed and closed by commit(). Not with gzip.
     std::FILE* stream();
     // A descriptor of its own for libraries that close what they are given (giflib's
-    // EGifOpenFileHandle): the caller owns and closes it; commit() still syncs the file.
+    // EGifOpenFileHandle): the caller owns and closes it; commit() still renames (and syncs) the file.
     int release_fd();
 
-    // Flushes, syncs and renames the file over the target (standard output: flushes). Throws
+    // Flushes and renames the file over the target, syncing the file before and the directory after
+    // with Sync::yes (standard output: flushes). Throws
     // RuntimeError naming the path on any I/O failure; the target is then left as it was.
     void commit();
 
@@ -45,6 +52,7 @@ private:
     std::FILE* stream_ = nullptr;
     void* gz_ = nullptr;  // gzFile
     Compression compression_;
+    Sync sync_;
     bool committed_ = false;
     int slot_ = -1;  // its entry for remove_temporary_files(); -1: none
 };

@@ -133,7 +133,8 @@ void Checkpoints::save(const Engine& engine, const BoardPlan& plan, const Checkp
                                       " gens=" + std::to_string(job.gens)};
     for (std::string& c : comments_without_checkpoint(meta.comments)) comments.push_back(std::move(c));
     meta.comments = std::move(comments);
-    OutputFile file(path_, gzip_ ? OutputFile::Compression::gzip : OutputFile::Compression::none);
+    // Synced: a checkpoint is what a long run falls back on after the machine, not only the process, stops.
+    OutputFile file(path_, gzip_ ? OutputFile::Compression::gzip : OutputFile::Compression::none, OutputFile::Sync::yes);
     if (format_ == OutputFormat::macrocell) {
         // The tree engines' own tree (a HashLife-scale board is never listed); others' cells as one.
         std::shared_ptr<const Quadtree> tree = engine.quadtree();

@@ -54,7 +54,7 @@ public:
         png_write_end(png_, info_);
         png_destroy_write_struct(&png_, &info_);
         out_ = nullptr;
-        file_.commit();  // flushes, syncs, renames; RuntimeError naming the path on failure
+        file_.commit();  // flushes, renames; RuntimeError naming the path on failure
     }
 
 private:

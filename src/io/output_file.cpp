@@ -1,5 +1,5 @@
-// OutputFile: the one atomic writer (temp file beside the target, fsync, rename, fsync of the
-// directory), for text, gzip, and libraries that write through FILE* or a descriptor. Where the file
+// OutputFile: the one atomic writer (temp file beside the target, rename; with Sync::yes fsync of the
+// file before and of the directory after), for text, gzip, and libraries that write through FILE* or a descriptor. Where the file
 // system allows, the temp file has no name until it is complete (O_TMPFILE): a process killed
 // outright (SIGKILL, the OOM killer, mpirun ending a job whose rank died) leaves nothing behind.
 #include "tilelife/output_file.hpp"
@@ -102,8 +102,8 @@ void remove_temporary_files() noexcept {
         if (s.state.load() == 2) ::unlink(s.path);
 }
 
-OutputFile::OutputFile(std::string path, Compression compression)
-    : path_(std::move(path)), compression_(compression) {
+OutputFile::OutputFile(std::string path, Compression compression, Sync sync)
+    : path_(std::move(path)), compression_(compression), sync_(sync) {
     io::refuse_directory_output(path_);
 #ifndef TILELIFE_HAVE_ZLIB
     if (compression_ == Compression::gzip)
@@ -228,7 +228,7 @@ void OutputFile::commit() {
         stream_ = nullptr;
         if (!ok || !closed) fail("write failed", err ? err : EIO);
     }
-    if (::fsync(fd_) != 0) fail("fsync failed", errno);
+    if (sync_ == Sync::yes && ::fsync(fd_) != 0) fail("fsync failed", errno);
     if (temp_.empty()) name_unnamed();
     const int fd = fd_;
     fd_ = -1;
@@ -236,6 +236,7 @@ void OutputFile::commit() {
     if (::rename(temp_.c_str(), path_.c_str()) != 0) fail("cannot replace the file", errno);
     committed_ = true;
     untrack_temp(slot_);
+    if (sync_ == Sync::no) return;
     // Make the rename itself durable; failure here does not undo a completed write.
     const int dfd = ::open(directory_of(path_).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd >= 0) {
