@@ -50,7 +50,7 @@ constexpr std::int64_t kPlane = std::int64_t{1} << 60;
 constexpr int kMaxStepLog = 60;
 // Parallel steps: a level's queue of at least twice this many squares is split into tasks of at
 // least this many (docs/hashlife.md, "Threads"); roots below kTaskRoot run on one thread.
-constexpr std::size_t kTaskSquares = 8;
+constexpr std::size_t kTaskSquares = 64;
 constexpr int kTaskRoot = 12;
 // Free indices a worker takes from the store at a time in a parallel step.
 constexpr std::size_t kBatch = 64;
@@ -1565,9 +1565,12 @@ private:
     void evaluate_pieces(Worker& w, int level) {
         Frame& f = w.frames[level];
         const std::size_t n = f.todo.size();
-        // Up to 16 pieces, whatever the threads: the task graph (its work and span) is the same for
-        // any number of them, and 16 pieces keep 2 to 16 threads busy where the queue is long.
-        const std::size_t piece = std::clamp<std::size_t>((n + 15) / 16, task_squares_, kChunk);
+        // Two pieces a thread (of at least task_squares_): few pieces keep most of the breadth-first
+        // order's reuse of the squares that neighbours share, two a thread even out their lengths.
+        // (Up to 16 pieces of at most a chunk, whatever the threads, made 2 threads slower than one
+        // on every pattern measured: docs/hashlife.md, "Threads".)
+        const std::size_t parts = 2 * static_cast<std::size_t>(std::max(threads_, 1));
+        const std::size_t piece = std::max<std::size_t>(task_squares_, (n + parts - 1) / parts);
         const std::size_t pieces = (n + piece - 1) / piece;
         double few[16];
         std::vector<double> many(pieces > 16 ? pieces : 0);

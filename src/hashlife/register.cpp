@@ -17,8 +17,8 @@ void register_hashlife_engines() {
     info.parameters = {
         {"simd", "widest instruction set of the leaf kernel (capped by what this CPU has)",
          {"auto", "avx512", "avx2", "baseline"}, 0, 0, "auto"},
-        {"task-squares", "parallel steps (--threads above 1): fewest squares of one level in a task", {}, 1, 256,
-         "8"},
+        {"task-squares", "parallel steps (--threads above 1): fewest squares of one level in a task", {}, 1, 4096,
+         "64"},
         {"tasks", "run steps as tasks: auto (with more than one thread, on large roots), always (also on one thread: "
                   "measures the task graph's work and span)",
          {"auto", "always"}, 0, 0, "auto"},
