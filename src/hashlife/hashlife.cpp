@@ -266,8 +266,8 @@ public:
           simd_(tuning.simd == 0 ? best_leaf_simd() : tuning.simd), kernel_(leaf_kernel(simd_)),
           interrupt_(options.interrupt) {
 #ifdef _OPENMP
-        // 0 (the engine's choice) is one thread: measured on 2 cores, the tasks cost more CPU than
-        // a second thread wins back (docs/hashlife.md, "Threads").
+        // 0 (the engine's choice) is one thread: a second thread wins on large patterns but costs
+        // small jobs milliseconds, and which a job is shows only as it runs (docs/hashlife.md, "Threads").
         threads_ = std::max(1, options.threads);
 #endif
 #ifdef _OPENMP
@@ -866,7 +866,8 @@ private:
         while (level_ < j + 2 || !border_empty(root_, level_)) grow_root();
         grow_root();
         protect_.clear();
-        const Ref r = use_tasks() ? advance_tasks(root_, level_) : advance(*workers_[0], root_, level_);
+        tasks_ok_ = use_tasks();
+        const Ref r = advance(*workers_[0], root_, level_);
         root_ = r;
         --level_;
         generation_ += std::int64_t{1} << j;
@@ -1022,7 +1023,10 @@ private:
     // Evaluates frames_[level].todo (squares of level >= 6 without a result): afterwards each has one.
     void evaluate(Worker& w, int level) {
         if (!par_) {
-            evaluate_here(w, level);
+            // The first queue long enough to split opens the threads (evaluate_parallel): a step
+            // with none stays on this thread, with no thread team to start or wait for.
+            if (tasks_ok_ && w.frames[level].todo.size() >= 2 * task_squares_) evaluate_parallel(w, level);
+            else evaluate_here(w, level);
             return;
         }
         Frame& f = w.frames[level];
@@ -1596,40 +1600,52 @@ private:
         if (abort_.load()) throw Abort{};
     }
 
-    // advance() with tasks: the step's root evaluated breadth first from one worker, every long
-    // queue split among threads_ threads.
-    Ref advance_tasks(Ref n, int level) {
-        if (const Ref r = result_of(n, level)) return r;
+    // A parallel section: the step's first queue long enough to split (`level`'s, of worker w, the
+    // step's one worker until now) cut into pieces on threads_ threads, every long queue below cut
+    // again; then the step carries on on this thread. Opened only where there is work to share: a
+    // section that opened for every step of a large root cost small jobs 4-10 ms of a thread team
+    // that had nothing to do (docs/hashlife.md, "Threads").
+    void evaluate_parallel(Worker& w, int level) {
         failure_ = nullptr;
         abort_.store(false);
-        for (auto& w : workers_) w->work = 0;
+        for (auto& x : workers_) x->work = 0;
+        w.waited = w.child_span = 0;
         // Room for every thread's first batch, so that the first refills rarely stop the world.
         make_room_alone();
+        // Pieces take workers of their own; w keeps the frames of the levels above.
         idle_.clear();
-        for (auto& w : workers_) idle_.push_back(w.get());
+        for (auto& x : workers_)
+            if (x.get() != &w) idle_.push_back(x.get());
+        Worker* const outer = tl_worker;
+        tl_worker = &w;
         par_ = true;
-        double span = 0;
 #ifdef _OPENMP
 #pragma omp parallel num_threads(threads_)
         {
 #pragma omp single
             {
-                const Ref root[1] = {n};
-                span = run_piece(root, 1, level);
+                enter();
+                try {
+                    evaluate_pieces(w, level);
+                } catch (const Abort&) {
+                } catch (...) {
+                    fail(std::current_exception());
+                }
+                leave();
             }
         }
 #endif
         par_ = false;
+        tl_worker = outer;
         return_batches();
         ++parallel_steps_;
-        for (auto& w : workers_) work_seconds_ += w->work;
-        span_seconds_ += span;
+        for (auto& x : workers_) work_seconds_ += x->work;
+        span_seconds_ += w.child_span;
         if (failure_) {
             std::exception_ptr e = failure_;
             failure_ = nullptr;
             std::rethrow_exception(e);
         }
-        return result_of(n, level);
     }
 
     void make_room_for(std::size_t nodes, std::size_t leaves) {
@@ -1972,7 +1988,8 @@ private:
     std::mutex pool_m_;
     std::vector<Worker*> idle_;  // workers_ not in use by a task (parallel steps)
     bool always_tasks_ = false;
-    bool par_ = false;  // a parallel step is running: the store is shared (node_par, leaf_par)
+    bool par_ = false;  // a parallel section is running: the store is shared (node_par, leaf_par)
+    bool tasks_ok_ = false;  // this step may open parallel sections (use_tasks())
     std::mutex store_m_;  // free lists and counts while par_
     std::mutex world_m_;
     std::condition_variable world_cv_;

@@ -1,4 +1,4 @@
-// cpu:hashlife with threads: every step of a large enough root runs as tasks sharing one store.
+// cpu:hashlife with threads: long queues of a large enough root's step run as tasks sharing one store.
 // The cells must be those of the single-threaded engine (itself checked against cpu:reference and
 // bgolly), with 2 and 4 threads (4 on this 2-core machine interleaves them), the smallest task level
 // (many small tasks racing for the same squares) and a store so small that it is collected in the
@@ -150,6 +150,25 @@ TEST(HashlifeThreads, TasksOnOneThreadAreTheSameSteps) {
     }
     EXPECT_GT(span, 0);
     EXPECT_GE(work, span * 0.999);
+}
+
+TEST(HashlifeThreads, AStepWithNoLongQueueOpensNoThreads) {
+    // A glider's steps, on a root of level 12 and more, never queue 2 x task-squares squares of
+    // one level: they stay on one thread (a thread team that opened for every large root cost small
+    // jobs 4-10 ms). The soups above check that long queues do open them.
+    EngineOptions o;
+    o.threads = 2;
+    auto e = hashlife::make_hashlife(plane(), o);
+    auto one = single();
+    const Cells glider = {{1, 0}, {2, 1}, {0, 2}, {1, 2}, {2, 2}};
+    e->set_cells(glider);
+    one->set_cells(glider);
+    e->step(1000003);
+    one->step(1000003);
+    EXPECT_CELLS(one->live_cells(), e->live_cells());
+    EXPECT_GE(property(*e, "root level"), 12);
+    EXPECT_EQ(property(*e, "parallel steps"), 0);
+    EXPECT_EQ(property(*e, "tasks"), 0);
 }
 
 TEST(HashlifeThreads, InterruptAndDeadlineStopAParallelStepAtAnExactState) {
