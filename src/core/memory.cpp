@@ -2,24 +2,41 @@
 // cgroup and its ancestors; v1 memory.limit_in_bytes, whose "no limit" is a huge number).
 #include "tilelife/memory.hpp"
 
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <climits>
 #include <cstdio>
-#include <fstream>
 #include <string_view>
 
 namespace tilelife {
 namespace {
 
+// A small file of /proc or /sys, whole ("" when it cannot be read). Plain read(2), not a stream:
+// every engine asks for the limits as it starts, and a stream's set-up is a visible part of a small
+// job's start-up.
+std::string read_small_file(const std::string& path) {
+    std::string text;
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return text;
+    char buf[4096];
+    for (;;) {
+        const ssize_t n = ::read(fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0 || text.size() > (1u << 20)) break;
+        text.append(buf, static_cast<std::size_t>(n));
+    }
+    ::close(fd);
+    return text;
+}
+
 // A number of bytes from a one-line file; nullopt for "max", a missing file or anything else.
 std::optional<std::int64_t> read_bytes(const std::string& path) {
-    std::ifstream in(path);
-    std::string line;
-    if (!in || !std::getline(in, line)) return std::nullopt;
+    const std::string line = read_small_file(path);
     std::int64_t v = 0;
     const auto [p, ec] = std::from_chars(line.data(), line.data() + line.size(), v);
     if (ec != std::errc() || p == line.data() || v <= 0) return std::nullopt;
@@ -37,9 +54,12 @@ std::optional<std::int64_t> soft_limit(int which) {
 }
 
 std::optional<std::int64_t> cgroup_limit(std::int64_t physical) {
-    std::ifstream in("/proc/self/cgroup");
+    const std::string text = read_small_file("/proc/self/cgroup");
     std::optional<std::int64_t> limit;
-    for (std::string line; std::getline(in, line);) {
+    for (std::size_t at = 0; at < text.size();) {
+        const std::size_t eol = std::min(text.find('\n', at), text.size());
+        const std::string line = text.substr(at, eol - at);
+        at = eol + 1;
         // "ID:CONTROLLERS:PATH": v2 is "0::PATH"; v1's memory controller lists "memory".
         const auto a = line.find(':'), b = line.find(':', a + 1);
         if (a == std::string::npos || b == std::string::npos) continue;

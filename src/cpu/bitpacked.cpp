@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/bitpack.hpp"
+#include "core/cpu_features.hpp"
 #include "core/huge_pages.hpp"
 #include "tilelife/error.hpp"
 
@@ -36,10 +37,9 @@ std::string_view to_string(Simd s) {
 }
 
 bool simd_supported(Simd s) {
-    __builtin_cpu_init();
     switch (s) {
-        case Simd::avx512: return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
-        case Simd::avx2: return __builtin_cpu_supports("avx2");
+        case Simd::avx512: return cpu::has(cpu::Feature::avx512f) && cpu::has(cpu::Feature::avx512vl);
+        case Simd::avx2: return cpu::has(cpu::Feature::avx2);
         default: return true;
     }
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 
+#include "core/cpu_features.hpp"
 #include "cpu/bitpacked.hpp"
 #include "cpu/bitsliced.hpp"
 
@@ -220,8 +221,8 @@ RunKernel run_kernel(Simd simd) {
 }
 
 PopcountKernel popcount_kernel(Simd simd, bool hardware) {
-    if (!hardware || !__builtin_cpu_supports("popcnt")) return popcount_soft;
-    if (simd == Simd::avx512 && __builtin_cpu_supports("avx512vpopcntdq")) return popcount_avx512;
+    if (!hardware || !cpu::has(cpu::Feature::popcnt)) return popcount_soft;
+    if (simd == Simd::avx512 && cpu::has(cpu::Feature::avx512vpopcntdq)) return popcount_avx512;
     return popcount_popcnt;
 }
 

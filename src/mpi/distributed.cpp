@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "core/cpu_features.hpp"
 #include "mpi/support.hpp"
 #include "tilelife/error.hpp"
 
@@ -40,7 +41,7 @@ __attribute__((target("popcnt"))) std::int64_t count_bits_popcnt(const std::uint
 #endif
 std::int64_t popcount_words(const std::uint64_t* words, std::size_t count) {
 #if defined(__x86_64__) && defined(__GNUC__)
-    static const bool popcnt = __builtin_cpu_supports("popcnt");
+    static const bool popcnt = cpu::has(cpu::Feature::popcnt);
     if (popcnt) return count_bits_popcnt(words, count);
 #endif
     return count_bits(words, count);

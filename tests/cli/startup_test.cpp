@@ -83,6 +83,10 @@ TEST_F(Cli, RunStartsWithoutViewerImageOrMpiLibraries) {
 #ifdef TILELIFE_TEST_STATIC_ZLIB
         EXPECT_FALSE(l.has("libz.so")) << args;
 #endif
+        // ... and libm (0.27 ms a process on dev-epyc, docs/benchmarks.md).
+#ifdef TILELIFE_TEST_STATIC_LIBM
+        EXPECT_FALSE(l.has("libm.so")) << args;
+#endif
     }
 }
 
