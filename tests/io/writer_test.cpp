@@ -173,6 +173,31 @@ TEST_F(AtomicWrite, OutputFileOpensFirstAndCommitsWhole) {
     EXPECT_FALSE(std::filesystem::exists(path("fine.rle")));
 }
 
+// A new target appears only when complete; one that appears while the output is written (another
+// program, another run) is replaced by the complete file all the same; no temporary name is left.
+TEST_F(AtomicWrite, NewTargetAndTargetThatAppearsMeanwhile) {
+    const std::string fresh = path("fresh.rle");
+    {
+        OutputFile f(fresh);
+        f.write("fresh\n");
+        EXPECT_FALSE(std::filesystem::exists(fresh));
+        f.commit();
+    }
+    EXPECT_EQ(slurp(fresh), "fresh\n");
+    const std::string raced = path("raced.rle");
+    {
+        OutputFile f(raced);
+        f.write("ours\n");
+        write("raced.rle", "theirs\n");
+        f.commit();
+    }
+    EXPECT_EQ(slurp(raced), "ours\n");
+    std::vector<std::string> names;
+    for (const auto& e : std::filesystem::directory_iterator(dir_)) names.push_back(e.path().filename().string());
+    std::sort(names.begin(), names.end());
+    EXPECT_EQ(names, (std::vector<std::string>{"fresh.rle", "raced.rle"}));
+}
+
 TEST_F(AtomicWrite, StreamAndDescriptorForLibraryWriters) {
     {
         OutputFile f(path("stream.txt"));
