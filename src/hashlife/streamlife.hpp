@@ -25,5 +25,19 @@ struct Tuning {
 
 std::unique_ptr<Engine> make_streamlife(const BoardSpec& spec, const EngineOptions& options, const Tuning& tuning = {});
 
+// What cpu:auto looks at before choosing cpu:streamlife: the live cells of a pattern's 64x64 squares
+// that are streams moving "forward" (east, south, south-east or north-east, and no other way) and
+// "backward" (the opposite four), against all its live cells. Streams moving both ways are what
+// the two layers keep apart; docs/streamlife.md has the measurements.
+struct StreamShare {
+    std::int64_t forward = 0, backward = 0, population = 0;
+    // Stream cells (of either way) whose lanes, on the axis they move along, keep the independence
+    // test's distance from every lane of a stream moving the other way and of every cell that is not
+    // a stream: streams that pass each other and run into nothing. Counted only when each way has
+    // at least a quarter of the population (0 otherwise): it lists every cell.
+    std::int64_t apart = 0;
+};
+StreamShare stream_share(Engine& streamlife_engine);
+
 }  // namespace streamlife
 }  // namespace tilelife

@@ -65,8 +65,9 @@ std::string first_difference(const std::string& rule, const Cells& start, const 
 }
 
 // Streams meeting in every way: a gun's stream, gliders and a spaceship crossing it, passing a
-// blinker, running into a block and a beehive (moving cells go to the second layer, still ones
-// stay in the first: these are pairs of streams whose lanes meet), plus ash from a soup.
+// blinker, running into a block and a beehive (cells moving forward, east or south, go to the
+// second layer, still ones and the rest stay in the first: these are pairs of streams whose lanes
+// meet), plus ash from a soup.
 Cells streams_scene() {
     Cells c = kGun;                                                        // fires south-east
     c = test::united(c, test::translated(test::picture({".O.", "..O", "OOO"}), 300, -200));  // glider south-east ...
@@ -111,6 +112,80 @@ TEST(Streamlife, TwoGunsWithParallelStreamsSplitAndStayExact) {
     EXPECT_GT(splits, 0);
     EXPECT_EQ(first_difference("B3/S23", start, {1023, 3001, 100003}, {}, &splits, "cpu:hashlife"), "");
     EXPECT_GT(splits, 0);
+}
+
+// Two trains of gliders at irregular spacings, one moving south-east, the other north-west on a
+// lane 30 cells across: they pass each other without touching. HashLife meets a new square for
+// every way the two trains overlap; the layers keep them apart (forward-moving streams in the
+// second layer, the rest in the first), so most pairs are stepped as two one-layer results.
+Cells passing_trains(int gliders) {
+    Cells c;
+    std::uint32_t seed = 12345;
+    auto gap = [&] {
+        seed = seed * 1664525u + 1013904223u;
+        return 6 + static_cast<int>((seed >> 16) % 9);
+    };
+    const Cells south_east = test::picture({".O.", "..O", "OOO"}), north_west = test::picture({"OOO", "O..", ".O."});
+    int d = 0;
+    for (int i = 0; i < gliders; ++i) {
+        d += gap();
+        c = test::united(c, test::translated(south_east, d, d));
+    }
+    d += 50;
+    for (int i = 0; i < gliders; ++i) {
+        d += gap();
+        c = test::united(c, test::translated(north_west, d, d + 30));
+    }
+    return c;
+}
+
+TEST(Streamlife, TrainsPassingEachOtherAreSteppedAsTwoLayers) {
+    const Cells start = passing_trains(80);
+    EXPECT_EQ(first_difference("B3/S23", start, {3, 61, 300}), "");
+    register_builtin_engines();
+    auto hashlife = create_engine("cpu:hashlife", plane());
+    auto s = streamlife();
+    hashlife->set_cells(start);
+    s->set_cells(start);
+    for (std::int64_t n : {1023, 1, 4096, 8191}) {
+        hashlife->step(n);
+        s->step(n);
+        ASSERT_EQ(test::diff(hashlife->live_cells(), s->live_cells()), "") << "generation " << s->generation();
+    }
+    const std::int64_t splits = property(*s, "independent pairs"), pairs = property(*s, "pair results");
+    EXPECT_GT(splits, 0);
+    EXPECT_GE(2 * splits, pairs) << "the two trains share a layer: their overlaps are stepped as pairs";
+}
+
+// cpu:auto takes cpu:streamlife for a long run of streams moving both ways, and only then: a short
+// run of the same trains, and a gun (streams one way), stay on HashLife. Cells exact either way.
+TEST(StreamlifeAuto, ChoosesStreamlifeForLongRunsOfStreamsPassingEachOther) {
+    register_builtin_engines();
+    auto running = [](const Engine& e) {
+        for (const auto& [k, v] : e.describe().properties)
+            if (k == "running") return std::get<std::string>(v);
+        return std::string("?");
+    };
+    struct Case {
+        Cells start;
+        std::int64_t gens;
+        std::string engine;
+    };
+    for (const Case& c : {Case{passing_trains(80), 32768, "cpu:streamlife"}, Case{passing_trains(80), 4096, "cpu:hashlife"},
+                          Case{kGun, 32768, "cpu:hashlife"}}) {
+        auto a = create_engine("cpu:auto", plane());
+        auto h = create_engine("cpu:hashlife", plane());
+        a->set_cells(c.start);
+        h->set_cells(c.start);
+        a->step(c.gens);
+        h->step(c.gens);
+        EXPECT_EQ(running(*a), c.engine) << c.gens << " generations";
+        EXPECT_EQ(a->generation(), c.gens);
+        EXPECT_EQ(test::diff(h->live_cells(), a->live_cells()), "") << c.gens << " generations";
+        a->step(1001);
+        h->step(1001);
+        EXPECT_EQ(test::diff(h->live_cells(), a->live_cells()), "") << c.gens << " + 1001 generations";
+    }
 }
 
 TEST(Streamlife, AnUnsoundIndependenceTestIsCaught) {
