@@ -204,13 +204,6 @@ struct EngineInfo {
 
 // Registers an engine family member; registering a name again replaces it.
 void register_engine(const EngineInfo& info, EngineFactory factory);
-// A family registered on first need (the command line loads its OpenCL engines from a module, so that
-// a job on the CPU never maps the OpenCL loader): `load` registers the backend's engines and devices.
-// It runs once, before the first lookup of a name of that backend ("backend:...") that is not yet
-// known, before default_engine() of that backend, and before any listing (registered_engines(),
-// registered_backends(), an unknown name's message). Its RuntimeError reaches a lookup of one of its
-// names; a listing goes on without the family.
-void register_engine_provider(std::string backend, std::function<void()> load);
 std::vector<EngineInfo> registered_engines();
 // The registration of a name or alias; nullopt when unknown.
 std::optional<EngineInfo> find_engine(std::string_view name_or_alias);

@@ -213,18 +213,17 @@ Pattern read_source(const PatternSource& source, std::int64_t budget, bool list_
 
 std::string resolve_engine(std::string_view choice, Topology topology) {
     if (choice.empty() || choice == "auto") return default_engine("cpu", topology);
-    // Looked up by its own backend first: naming a CPU engine does not load the OpenCL module.
-    const std::string wanted(choice);
-    if (wanted.find(':') == std::string::npos) return default_engine(wanted, topology);
-    if (const auto info = find_engine(wanted)) return info->name;  // an alias names its engine
     std::vector<std::string> names, backends;
     for (const EngineInfo& e : registered_engines()) {
         names.push_back(e.name);
         if (std::find(backends.begin(), backends.end(), e.backend()) == backends.end()) backends.push_back(e.backend());
     }
+    const std::string wanted(choice);
     const std::string backend = wanted.substr(0, wanted.find(':'));
     if (std::find(backends.begin(), backends.end(), backend) == backends.end())
         throw InputError("this build of tilelife has no '" + backend + "' backend (it has: " + joined(backends) + ")");
+    if (wanted.find(':') == std::string::npos) return default_engine(backend, topology);
+    if (const auto info = find_engine(wanted)) return info->name;  // an alias names its engine
     throw InputError("unknown backend/kernel '" + wanted + "' (available: " + joined(names) + ")");
 }
 

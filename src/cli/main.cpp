@@ -13,7 +13,6 @@
 #include "core/edit_distance.hpp"
 #include "cli/commands.hpp"
 #include "cli/json.hpp"
-#include "cli/modules.hpp"
 #include "cli/mpi_session.hpp"
 #include "tilelife/builtin.hpp"
 #include "tilelife/error.hpp"
@@ -224,10 +223,6 @@ int main(int argc, char** argv) {
     ::mallopt(M_MMAP_THRESHOLD, 32 << 20);
     ::mallopt(M_TRIM_THRESHOLD, 256 << 20);
     tilelife::register_builtin_engines();
-#ifdef TILELIFE_OPENCL_MODULE
-    // The OpenCL engines come from their module when a command first needs them (modules.hpp).
-    tilelife::register_engine_provider("opencl", [] { tilelife::cli::opencl_module().register_engines(); });
-#endif
     // Under mpirun only rank 0 runs the command; the other ranks serve its engine (docs/distributed.md).
     std::optional<tilelife::cli::MpiSession> mpi;
     try {

@@ -73,9 +73,4 @@ const MpiModule& mpi_module() {
     return m;
 }
 
-const OpenclModule& opencl_module() {
-    static const OpenclModule& m = load<OpenclModule>("tilelife-opencl.so", "tilelife_opencl_module", "OpenCL", false);
-    return m;
-}
-
 }  // namespace tilelife::cli

@@ -1,10 +1,9 @@
 // The command line's shared modules (docs/design.md, "Start-up and modules"): the parts that need
 // large libraries are built as modules beside the executable and loaded with dlopen only when a
-// command needs them, so that `tilelife run` starts without SDL, libpng, giflib, Open MPI or OpenCL:
+// command needs them, so that `tilelife run` starts without SDL, libpng, giflib or Open MPI:
 //   tilelife-image.so   PNG and GIF output (libpng, giflib)
 //   tilelife-viewer.so  `tilelife view` (SDL2, SDL2_ttf, libpng for screenshots)
 //   tilelife-mpi.so     runs under mpirun (Open MPI)
-//   tilelife-opencl.so  the opencl:* engines and devices (the OpenCL ICD loader)
 // A module's code calls the executable's own tilelife functions (the executable exports the
 // tilelife namespace), so the engine registry, the readers and the writers exist once. Each module
 // hands back one table of typed function pointers; a module from another version is refused.
@@ -29,7 +28,7 @@ struct Options;
 namespace tilelife::cli {
 
 // Changes whenever a table below or a type it passes changes (with the version, it must match).
-inline constexpr int kModuleInterface = 3;
+inline constexpr int kModuleInterface = 2;
 
 struct ModuleStamp {
     int interface = kModuleInterface;
@@ -73,19 +72,11 @@ struct MpiModule {
     BandCount (*fill_rows)(Engine& engine, const BandedSource& source);
 };
 
-struct OpenclModule {
-    ModuleStamp stamp;
-    // register_opencl_engines(): the opencl:* engines and the "opencl" backend, into the executable's
-    // registry (main() hands this to register_engine_provider).
-    void (*register_engines)();
-};
-
 // Each loads its module on first use (RuntimeError naming the module's file and what it is for when
 // it cannot be loaded) and returns its table.
 const ImageModule& image_module();
 const ViewerModule& viewer_module();
 const MpiModule& mpi_module();
-const OpenclModule& opencl_module();
 
 // Where the modules are looked for, in order: `<dir of the executable>/<relative install dir>`
 // (an installed tilelife: bin/ -> lib/tilelife) and `<dir of the executable>/lib/tilelife` (the
@@ -99,5 +90,4 @@ extern "C" {
 const tilelife::cli::ImageModule* tilelife_image_module();
 const tilelife::cli::ViewerModule* tilelife_viewer_module();
 const tilelife::cli::MpiModule* tilelife_mpi_module();
-const tilelife::cli::OpenclModule* tilelife_opencl_module();
 }

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <charconv>
 #include <climits>
-#include <deque>
 
 #include "tilelife/engine.hpp"
 #include "tilelife/error.hpp"
@@ -17,9 +16,8 @@ struct Entry {
     EngineFactory factory;
 };
 
-// A deque: entries stay where they are when a provider registers more during a lookup's use of one.
-std::deque<Entry>& table() {
-    static std::deque<Entry> t;
+std::vector<Entry>& table() {
+    static std::vector<Entry> t;
     return t;
 }
 
@@ -28,53 +26,7 @@ std::vector<BackendInfo>& backends() {
     return b;
 }
 
-struct Provider {
-    std::string backend;
-    std::function<void()> load;
-};
-
-std::vector<Provider>& providers() {
-    static std::vector<Provider> p;
-    return p;
-}
-
-// Why a provider's family could not be loaded, by backend: every later use of that backend says so.
-std::vector<std::pair<std::string, std::string>>& failures() {
-    static std::vector<std::pair<std::string, std::string>> f;
-    return f;
-}
-
-const std::string* failure_of(std::string_view backend) {
-    for (const auto& [b, why] : failures())
-        if (b == backend) return &why;
-    return nullptr;
-}
-
-void register_backend_locked_out(const std::string& backend, const std::string& why);
-
-// Runs the pending providers of `backend` ("" for all). A provider is taken off the list before it
-// runs, so that it runs once even when it fails; its RuntimeError is kept for the backend's later
-// lookups and its device listing, and rethrown unless `quiet` (a listing goes on without it).
-void load_providers(std::string_view backend, bool quiet) {
-    auto& p = providers();
-    for (std::size_t i = 0; i < p.size();) {
-        if (!backend.empty() && p[i].backend != backend) {
-            ++i;
-            continue;
-        }
-        const Provider provider = std::move(p[i]);
-        p.erase(p.begin() + static_cast<std::ptrdiff_t>(i));
-        try {
-            provider.load();
-        } catch (const RuntimeError& e) {
-            failures().emplace_back(provider.backend, e.what());
-            register_backend_locked_out(provider.backend, e.what());
-            if (!quiet) throw;
-        }
-    }
-}
-
-const Entry* find_entry(std::string_view name) {
+const Entry* lookup(std::string_view name) {
     for (const Entry& e : table())
         if (e.info.name == name) return &e;
     for (const Entry& e : table())
@@ -82,17 +34,7 @@ const Entry* find_entry(std::string_view name) {
     return nullptr;
 }
 
-const Entry* lookup(std::string_view name) {
-    if (const Entry* e = find_entry(name)) return e;
-    const auto colon = name.find(':');
-    if (colon == std::string_view::npos) return nullptr;
-    if (!providers().empty()) load_providers(name.substr(0, colon), false);
-    if (const Entry* e = find_entry(name)) return e;
-    if (const std::string* why = failure_of(name.substr(0, colon))) throw RuntimeError(*why);
-    return nullptr;
-}
-
-std::string names_of(const std::deque<Entry>& t, const auto& keep) {
+std::string names_of(const std::vector<Entry>& t, const auto& keep) {
     std::string out;
     for (const Entry& e : t)
         if (keep(e)) out += (out.empty() ? "" : ", ") + e.info.name;
@@ -157,12 +99,7 @@ void register_engine(const EngineInfo& info, EngineFactory factory) {
     else t.push_back(Entry{info, std::move(factory)});
 }
 
-void register_engine_provider(std::string backend, std::function<void()> load) {
-    providers().push_back(Provider{std::move(backend), std::move(load)});
-}
-
 std::vector<EngineInfo> registered_engines() {
-    load_providers("", true);
     std::vector<EngineInfo> out;
     for (const auto& e : table()) out.push_back(e.info);
     return out;
@@ -176,8 +113,6 @@ std::optional<EngineInfo> find_engine(std::string_view name) {
 bool engine_exists(std::string_view name) { return lookup(name) != nullptr; }
 
 std::string default_engine(std::string_view backend, Topology topology) {
-    if (!providers().empty()) load_providers(backend, false);
-    if (const std::string* why = failure_of(backend)) throw RuntimeError(*why);
     const auto& t = table();
     for (const Entry& e : t)
         if (e.info.backend() == backend &&
@@ -186,7 +121,6 @@ std::string default_engine(std::string_view backend, Topology topology) {
     // No declared default: the backend's first engine that can run the topology.
     for (const Entry& e : t)
         if (e.info.backend() == backend && (topology == Topology::unbounded || e.info.bounded)) return e.info.name;
-    load_providers("", true);
     std::string known;
     for (const Entry& e : t) {
         const std::string b = e.info.backend();
@@ -203,7 +137,6 @@ std::int64_t engine_host_bytes(std::string_view name, const BoardSpec& spec, con
 
 std::unique_ptr<Engine> create_engine(std::string_view name, const BoardSpec& spec, const EngineOptions& options) {
     const Entry* e = lookup(name);
-    if (!e) load_providers("", true);
     if (!e)
         throw InputError("unknown engine '" + std::string(name) +
                          "' (available: " + names_of(table(), [](const Entry&) { return true; }) + ")");
@@ -240,16 +173,6 @@ void register_backend(const BackendInfo& info) {
     else b.push_back(info);
 }
 
-namespace {
-// A backend whose provider failed lists no devices, only why (`tilelife devices` prints it).
-void register_backend_locked_out(const std::string& backend, const std::string& why) {
-    register_backend({backend, "not loaded", [why]() -> std::vector<DeviceInfo> { throw RuntimeError(why); }});
-}
-}  // namespace
-
-std::vector<BackendInfo> registered_backends() {
-    load_providers("", true);
-    return backends();
-}
+std::vector<BackendInfo> registered_backends() { return backends(); }
 
 }  // namespace tilelife

@@ -67,14 +67,6 @@ TEST_F(Cli, RunStartsWithoutViewerImageOrMpiLibraries) {
         // The loader's log is really read: the C library is always in it.
         EXPECT_TRUE(l.has("libc.so")) << args << ": no loader log read";
         EXPECT_EQ(l.heavy(), "") << args;
-        // `engines` lists the OpenCL engines too, so it loads their module (below), and with it the
-        // shared C++ library and libm that a module links: what follows is about the executable.
-#ifdef TILELIFE_TEST_OPENCL_MODULE
-        if (args == "engines") {
-            EXPECT_TRUE(l.has("tilelife-opencl.so"));
-            continue;
-        }
-#endif
         // The C++ library is linked into the executable (issue 23: the loader's symbol lookups and
         // relocations of libstdc++.so were half of an empty process's start-up). The unwinder,
         // libgcc_s, stays shared: the modules' exceptions must meet the same one.
@@ -94,11 +86,6 @@ TEST_F(Cli, RunStartsWithoutViewerImageOrMpiLibraries) {
         // ... and libm (0.27 ms a process on dev-epyc, docs/benchmarks.md).
 #ifdef TILELIFE_TEST_STATIC_LIBM
         EXPECT_FALSE(l.has("libm.so")) << args;
-#endif
-        // The OpenCL engines are a module too: a CPU job does not map the ICD loader (0.35 ms).
-#ifdef TILELIFE_TEST_OPENCL_MODULE
-        EXPECT_FALSE(l.has("libOpenCL")) << args;
-        EXPECT_FALSE(l.has("tilelife-opencl.so")) << args;
 #endif
     }
 }
@@ -121,29 +108,6 @@ TEST_F(Cli, ImageOutputLoadsTheImageModuleOnly) {
     EXPECT_EQ(g.result.exit_code, 0) << g.result.err;
     EXPECT_TRUE(g.has("libgif")) << g.heavy();
     EXPECT_FALSE(g.has("SDL")) << g.heavy();
-#endif
-}
-
-// Naming an OpenCL engine or backend, or listing devices, loads the OpenCL module; naming a CPU
-// engine does not.
-TEST_F(Cli, OpenclEnginesLoadTheOpenclModule) {
-#ifndef TILELIFE_TEST_OPENCL_MODULE
-    GTEST_SKIP() << "OpenCL not found: its engines are not built";
-#else
-    const std::string glider = shell_quote(pattern_path("glider.rle"));
-    const Loaded cpu = loaded_by(kCli, dir.path(), "run " + glider + " --gens 4 --kernel cpu:bitpacked --topology torus --size 32x32 -q");
-    EXPECT_EQ(cpu.result.exit_code, 0) << cpu.result.err;
-    EXPECT_FALSE(cpu.has("tilelife-opencl.so"));
-    EXPECT_FALSE(cpu.has("libOpenCL"));
-    for (const std::string args : {"run " + glider + " --gens 4 --kernel opencl:naive --topology torus --size 32x32 -o out.rle -q",
-                                   "run " + glider + " --gens 4 --backend opencl --topology torus --size 32x32 -q",
-                                   std::string("devices")}) {
-        const Loaded l = loaded_by(kCli, dir.path(), args);
-        EXPECT_TRUE(l.has("tilelife-opencl.so")) << args;
-        EXPECT_TRUE(l.has("libOpenCL")) << args;
-        // Without a device (no ICD on the machine) the command fails, saying so; with one, it works.
-        if (l.result.exit_code != 0) EXPECT_NE(l.result.err.find("OpenCL"), std::string::npos) << args << ": " << l.result.err;
-    }
 #endif
 }
 
@@ -187,19 +151,6 @@ TEST_F(Cli, AMissingModuleIsOneLineNamingIt) {
 #endif
 #ifdef TILELIFE_TEST_HAVE_VIEWER
     one_line_naming(run_in(dir.path(), alone, "view " + glider + " --frames 1"), "tilelife-viewer.so");
-#endif
-#ifdef TILELIFE_TEST_OPENCL_MODULE
-    one_line_naming(run_in(dir.path(), alone, "run " + glider + " --gens 4 --kernel opencl:naive --topology torus --size 32x32 -q"),
-                    "tilelife-opencl.so");
-    one_line_naming(run_in(dir.path(), alone, "run " + glider + " --gens 4 --backend opencl --topology torus --size 32x32 -q"),
-                    "tilelife-opencl.so");
-    // Listings go on without the family: the CPU engines, and the module's reason among the devices.
-    r = run_in(dir.path(), alone, "engines");
-    EXPECT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_NE(r.out.find("cpu:hashlife"), std::string::npos) << r.out;
-    EXPECT_EQ(r.out.find("opencl:"), std::string::npos) << r.out;
-    r = run_in(dir.path(), alone, "devices");
-    EXPECT_NE((r.out + r.err).find("tilelife-opencl.so"), std::string::npos) << r.out << r.err;
 #endif
 #ifdef TILELIFE_TEST_HAVE_MPI
     // As mpirun's ranks see it (Open MPI sets OMPI_COMM_WORLD_SIZE): the MPI module is needed.
