@@ -86,10 +86,6 @@ std::vector<std::string> split(const std::string& text) {
     return out;
 }
 
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
 // Creates the engine, loads the board, warms up, then times the generations. A configuration's
 // InputError/RuntimeError (a shape the device refuses) is recorded instead of ending the bench.
 Result measure(const std::string& engine, const EngineOptions& eo, const BenchJob& job) {

@@ -66,7 +66,6 @@ struct RunSettings {
 };
 
 using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 // "x,y,w,h" with w, h >= 1.
 Box parse_region(const std::string& text) {

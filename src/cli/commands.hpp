@@ -2,6 +2,7 @@
 // InputError (main exits 2) or RuntimeError (main exits 1) and otherwise sets `exit_code`.
 #pragma once
 #include <CLI/CLI.hpp>
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -12,6 +13,10 @@
 #include "tilelife/pattern.hpp"
 
 namespace tilelife::cli {
+
+inline double seconds_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
 
 void add_run(CLI::App& app, int& exit_code);       // cmd_run.cpp
 void add_convert(CLI::App& app, int& exit_code);   // cmd_convert.cpp
