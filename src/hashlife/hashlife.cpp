@@ -10,7 +10,8 @@
 // room, the results the next steps need) and the run carries on with the same cells. The store
 // starts small and doubles at each collection up to a soft limit near Golly's default memory,
 // beyond it only when the run's working set needs the room. With threads (--threads N > 1) a
-// step's long queues of squares are evaluated as OpenMP tasks on the same store ("threads" below).
+// step's long queues of squares are split into pieces that a team of OpenMP threads evaluates on
+// the same store ("threads" below).
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -25,9 +26,6 @@
 #include <thread>
 #include <unordered_map>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 #include "hashlife/hashlife.hpp"
 #include "tilelife/error.hpp"
@@ -286,15 +284,12 @@ public:
         : rule_(spec.rule), masks_(rule_masks(spec.rule)), life_(spec.rule == Rule::life()),
           simd_(tuning.simd == 0 ? best_leaf_simd() : tuning.simd), kernel_(leaf_kernel(simd_)),
           interrupt_(options.interrupt) {
-#ifdef _OPENMP
         // 0 (the engine's choice) is one thread: a second thread wins on large patterns but costs
         // small jobs milliseconds, and which a job is shows only as it runs (docs/hashlife.md, "Threads").
         threads_ = std::max(1, options.threads);
-#endif
-#ifdef _OPENMP
         always_tasks_ = tuning.always_tasks;
-#endif
         task_squares_ = tuning.task_squares > 0 ? static_cast<std::size_t>(tuning.task_squares) : kTaskSquares;
+        idle_squares_ = static_cast<std::size_t>(std::max(0, tuning.idle_squares));
         workers_.push_back(std::make_unique<Worker>());
         if (spec.topology != Topology::unbounded)
             throw std::invalid_argument("cpu:hashlife runs only the unbounded plane");
@@ -326,6 +321,9 @@ public:
             throw InputError("cpu:hashlife needs at least " + std::to_string(bytes() >> 10) + " KiB (memory budget " +
                              std::to_string(budget_ >> 10) + " KiB)");
     }
+    ~HashlifeEngine() override { stop_helpers(); }
+    HashlifeEngine(const HashlifeEngine&) = delete;
+    HashlifeEngine& operator=(const HashlifeEngine&) = delete;
 
     std::string name() const override { return "cpu:hashlife"; }
     Topology topology() const override { return Topology::unbounded; }
@@ -449,8 +447,10 @@ public:
             {"root level", static_cast<std::int64_t>(level_)},
             {"leaf kernel", std::string(simd_ == 3 ? "avx512" : simd_ == 2 ? "avx2" : "baseline")},
             {"task squares", static_cast<std::int64_t>(task_squares_)},
+            {"idle squares", static_cast<std::int64_t>(idle_squares_)},
             {"parallel steps", parallel_steps_},
             {"tasks", tasks_.load()},
+            {"idle splits", idle_splits_.load()},
             {"parallel collections", parallel_collections_},
             {"task work seconds", work_seconds_},
             {"task span seconds", span_seconds_},
@@ -1052,7 +1052,7 @@ private:
         }
         Frame& f = w.frames[level];
         for (;;) {
-            if (f.todo.size() >= 2 * task_squares_) evaluate_pieces(w, level);
+            if (should_split(f.todo.size())) evaluate_pieces(w, level);
             else evaluate_here(w, level);
             if (f.later.empty()) return;
             // What other workers had queued and have not finished: evaluated here too.
@@ -1064,6 +1064,13 @@ private:
             f.later.clear();
             if (f.todo.empty()) return;
         }
+    }
+
+    // A queue is split when long, or, shorter, when a thread has nothing to run.
+    bool should_split(std::size_t n) const {
+        return n >= 2 * task_squares_ || (idle_squares_ && n >= 2 * idle_squares_ &&
+                                          idlers_.load(std::memory_order_relaxed) > 0 &&
+                                          pooled_.load(std::memory_order_relaxed) == 0);
     }
 
     void evaluate_here(Worker& w, int level) {
@@ -1314,9 +1321,10 @@ private:
     // ---- threads ----
     //
     // A parallel step evaluates breadth first as the single-threaded one does, but a level's queue of
-    // at least 2 * task_squares_ squares is split into OpenMP tasks, each evaluating its piece (and
-    // everything below it) with a worker of its own, splitting again where its queues grow long;
-    // the task that split waits for them. The store is shared: lookups
+    // at least 2 * task_squares_ squares (2 * kIdleSquares while a thread has nothing to run) is
+    // split into pieces (tasks), each evaluating its piece (and everything below it) with a worker
+    // of its own, splitting again where its queues grow long; the task that split runs pooled
+    // pieces until its own are done. The store is shared: lookups
     // probe the tables without a lock and insert with a compare-and-swap; each worker takes free
     // indices in batches under a lock. Results are stored atomically (two workers computing the same
     // result store the same square). When a batch cannot be refilled, the worker stops the world:
@@ -1586,7 +1594,37 @@ private:
         return span;
     }
 
-    // Splits a long queue of `level` into tasks (the last one run here) and waits for them.
+    // A piece of a split queue, waiting in pool_ for a thread (parallel sections).
+    struct Piece {
+        const Ref* sq;
+        std::size_t n;
+        int level;
+        double span;
+        std::atomic<std::size_t>* left;  // the splitting task's pieces not finished yet
+    };
+
+    // Runs a piece from the pool, if there is one: the most recently split, so a waiting thread
+    // takes the smaller pieces below the ones already running.
+    bool run_pooled() {
+        if (pooled_.load(std::memory_order_acquire) == 0) return false;
+        Piece* p;
+        {
+            std::lock_guard lk(piece_m_);
+            if (pool_.empty()) return false;
+            p = pool_.back();
+            pool_.pop_back();
+            pooled_.store(pool_.size(), std::memory_order_release);
+        }
+        p->span = run_piece(p->sq, p->n, p->level);
+        p->left->fetch_sub(1, std::memory_order_acq_rel);
+        signal();
+        return true;
+    }
+
+    // Splits a long queue of `level` into pieces (the last one run here) and waits for them. While
+    // it waits, this thread runs whatever piece is pooled, its own or not: OpenMP's taskwait in
+    // libgomp runs only the waiting task's own children, so a thread whose pieces were all taken sat
+    // idle while the other thread split its piece again (docs/hashlife.md, "Threads").
     void evaluate_pieces(Worker& w, int level) {
         Frame& f = w.frames[level];
         const std::size_t n = f.todo.size();
@@ -1595,30 +1633,77 @@ private:
         // (Up to 16 pieces of at most a chunk, whatever the threads, made 2 threads slower than one
         // on every pattern measured: docs/hashlife.md, "Threads".)
         const std::size_t parts = 2 * static_cast<std::size_t>(std::max(threads_, 1));
-        const std::size_t piece = std::max<std::size_t>(task_squares_, (n + parts - 1) / parts);
+        const bool idle_split = n < 2 * task_squares_;
+        if (idle_split) idle_splits_.fetch_add(1, std::memory_order_relaxed);
+        const std::size_t piece = std::max<std::size_t>(idle_split ? idle_squares_ : task_squares_, (n + parts - 1) / parts);
         const std::size_t pieces = (n + piece - 1) / piece;
-        double few[16];
-        std::vector<double> many(pieces > 16 ? pieces : 0);
-        double* const spans = pieces > 16 ? many.data() : few;
+        Piece few[16];
+        std::vector<Piece> many(pieces > 16 ? pieces : 0);
+        Piece* const ps = pieces > 16 ? many.data() : few;
+        std::atomic<std::size_t> left{pieces - 1};
         const Ref* sq = f.todo.data();
+        for (std::size_t p = 0; p < pieces; ++p)
+            ps[p] = Piece{sq + p * piece, std::min(piece, n - p * piece), level, 0.0, &left};
         const auto t0 = Clock::now();
         leave();  // this task waits: it holds nothing the collector cannot see (its frames)
-        for (std::size_t p = 0; p + 1 < pieces; ++p) {
-#ifdef _OPENMP
-#pragma omp task default(shared) firstprivate(p)
-#endif
-            spans[p] = run_piece(sq + p * piece, std::min(piece, n - p * piece), level);
+        if (pieces > 1) {
+            std::lock_guard lk(piece_m_);
+            for (std::size_t p = pieces - 1; p-- > 0;) pool_.push_back(&ps[p]);
+            pooled_.store(pool_.size(), std::memory_order_release);
         }
-        spans[pieces - 1] = run_piece(sq + (pieces - 1) * piece, n - (pieces - 1) * piece, level);
-#ifdef _OPENMP
-#pragma omp taskwait
-#endif
+        if (pieces > 1) signal();
+        ps[pieces - 1].span = run_piece(ps[pieces - 1].sq, ps[pieces - 1].n, level);
+        help_until([&] { return left.load(std::memory_order_acquire) == 0; });
         enter();
         w.waited += Seconds(Clock::now() - t0).count();
-        w.child_span += *std::max_element(spans, spans + pieces);
+        double longest = 0;
+        for (std::size_t p = 0; p < pieces; ++p) longest = std::max(longest, ps[p].span);
+        w.child_span += longest;
         for (Ref r : f.todo) unqueue(w, r);
         f.todo.clear();
         if (abort_.load()) throw Abort{};
+    }
+
+    // Runs pooled pieces until done(); a thread that finds none counts itself in idlers_ (which
+    // lets running pieces split shorter queues for it) and spins.
+    template <class Done>
+    void help_until(Done done) {
+        unsigned spins = 0;
+        bool counted = false;
+        for (;;) {
+            const std::uint32_t seen = events_.load();
+            if (done()) break;
+            if (pooled_.load(std::memory_order_acquire) != 0) {
+                if (counted) idlers_.fetch_sub(1, std::memory_order_relaxed), counted = false;
+                if (run_pooled()) {
+                    spins = 0;
+                    continue;
+                }
+            }
+            if (!counted) idlers_.fetch_add(1, std::memory_order_relaxed), counted = true;
+            idle(spins, seen);
+        }
+        if (counted) idlers_.fetch_sub(1, std::memory_order_relaxed);
+    }
+
+    // A thread with nothing to run spins briefly (a piece is usually split within microseconds),
+    // then sleeps until the next event (a piece pooled or finished, a section done), so that idle
+    // threads cost no CPU time.
+    void idle(unsigned& spins, std::uint32_t seen) {
+        if (++spins < 1024) {
+#if defined(__x86_64__) || defined(__i386__)
+            __builtin_ia32_pause();
+#endif
+        } else {
+            sleepers_.fetch_add(1);
+            events_.wait(seen);
+            sleepers_.fetch_sub(1);
+        }
+    }
+    // Wakes the threads sleeping in idle() (seq_cst against their sleepers_ / events_ order).
+    void signal() {
+        events_.fetch_add(1);
+        if (sleepers_.load() > 0) events_.notify_all();
     }
 
     // A parallel section: the step's first queue long enough to split (`level`'s, of worker w, the
@@ -1639,23 +1724,20 @@ private:
             if (x.get() != &w) idle_.push_back(x.get());
         Worker* const outer = tl_worker;
         tl_worker = &w;
+        start_helpers();
         par_ = true;
-#ifdef _OPENMP
-#pragma omp parallel num_threads(threads_)
-        {
-#pragma omp single
-            {
-                enter();
-                try {
-                    evaluate_pieces(w, level);
-                } catch (const Abort&) {
-                } catch (...) {
-                    fail(std::current_exception());
-                }
-                leave();
-            }
+        in_section_.store(true);
+        signal();
+        enter();
+        try {
+            evaluate_pieces(w, level);
+        } catch (const Abort&) {
+        } catch (...) {
+            fail(std::current_exception());
         }
-#endif
+        leave();
+        // Every piece is done: the helpers touch nothing but the pool's atomics from here on.
+        in_section_.store(false);
         par_ = false;
         tl_worker = outer;
         return_batches();
@@ -1667,6 +1749,32 @@ private:
             failure_ = nullptr;
             std::rethrow_exception(e);
         }
+    }
+
+    // The engine's own threads_ - 1 helper threads, started by the first parallel section and kept
+    // until the engine goes: between sections they sleep (idle()), so a job with small sections
+    // pays no spinning thread beside it (OpenMP's team spun between regions: docs/hashlife.md).
+    void start_helpers() {
+        while (helpers_.size() + 1 < static_cast<std::size_t>(threads_)) helpers_.emplace_back([this] { helper(); });
+    }
+    void helper() {
+        unsigned spins = 0;
+        for (;;) {
+            const std::uint32_t seen = events_.load();
+            if (quit_.load()) return;
+            if (in_section_.load()) {
+                help_until([&] { return !in_section_.load() || quit_.load(); });
+                spins = 0;
+                continue;
+            }
+            idle(spins, seen);
+        }
+    }
+    void stop_helpers() {
+        quit_.store(true);
+        signal();
+        for (auto& t : helpers_) t.join();
+        helpers_.clear();
     }
 
     void make_room_for(std::size_t nodes, std::size_t leaves) {
@@ -2005,9 +2113,17 @@ private:
     Ref piece_root_ = 0;  // the root before the piece of it being stepped or searched
     std::vector<std::unique_ptr<Worker>> workers_;  // workers_[0] also runs the single-threaded steps
     int threads_ = 1;
-    std::size_t task_squares_ = kTaskSquares;
+    std::size_t task_squares_ = kTaskSquares, idle_squares_ = 8;
     std::mutex pool_m_;
     std::vector<Worker*> idle_;  // workers_ not in use by a task (parallel steps)
+    std::mutex piece_m_;
+    std::vector<Piece*> pool_;           // pieces no thread has taken yet (piece_m_)
+    std::atomic<std::size_t> pooled_{0};  // pool_.size(), read without the lock
+    std::atomic<int> idlers_{0};           // threads of a section with nothing to run
+    std::atomic<std::uint32_t> events_{0};  // counts pieces pooled and finished, sections done
+    std::atomic<int> sleepers_{0};          // threads sleeping on events_
+    std::atomic<bool> in_section_{false}, quit_{false};
+    std::vector<std::thread> helpers_;      // declared last of the threads' state: stopped first
     bool always_tasks_ = false;
     bool par_ = false;  // a parallel section is running: the store is shared (node_par, leaf_par)
     bool tasks_ok_ = false;  // this step may open parallel sections (use_tasks())
@@ -2019,7 +2135,7 @@ private:
     std::atomic<bool> stop_flag_{false}, abort_{false};
     std::exception_ptr failure_;  // the first exception of a parallel step's tasks
     std::int64_t parallel_steps_ = 0, parallel_collections_ = 0;
-    std::atomic<std::int64_t> tasks_{0};
+    std::atomic<std::int64_t> tasks_{0}, idle_splits_{0};
     double work_seconds_ = 0, span_seconds_ = 0;
 
     Ref empty_[kMaxLevel + 1]{};

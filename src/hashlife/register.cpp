@@ -19,6 +19,9 @@ void register_hashlife_engines() {
          {"auto", "avx512", "avx2", "baseline"}, 0, 0, "auto"},
         {"task-squares", "parallel steps (--threads above 1): fewest squares of one level in a task", {}, 1, 4096,
          "64"},
+        {"idle-squares",
+         "parallel steps: fewest squares of one level in a piece split because a thread has nothing to run (0: never)",
+         {}, 0, 4096, "8"},
         {"tasks", "run steps as tasks: auto (with more than one thread, on large roots), always (also on one thread: "
                   "measures the task graph's work and span)",
          {"auto", "always"}, 0, 0, "auto"},
@@ -31,6 +34,7 @@ void register_hashlife_engines() {
         const int cap = simd == "baseline" ? 1 : simd == "avx2" ? 2 : 3;
         tuning.simd = std::min(cap, best_leaf_simd());
         tuning.task_squares = static_cast<int>(options.param_int("task-squares", 0));
+        tuning.idle_squares = static_cast<int>(options.param_int("idle-squares", 8));
         tuning.always_tasks = options.param("tasks", "auto") == "always";
         return make_hashlife(spec, options, tuning);
     });
