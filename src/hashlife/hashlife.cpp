@@ -10,8 +10,8 @@
 // room, the results the next steps need) and the run carries on with the same cells. The store
 // starts small and doubles at each collection up to a soft limit near Golly's default memory,
 // beyond it only when the run's working set needs the room. With threads (--threads N > 1) a
-// step's long queues of squares are split into pieces that a team of OpenMP threads evaluates on
-// the same store ("threads" below).
+// step's long queues of squares are split into pieces that this thread and the engine's helper
+// threads evaluate on the same store ("threads" below).
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -23,6 +23,7 @@
 #include <exception>
 #include <mutex>
 #include <new>
+#include <system_error>
 #include <thread>
 #include <unordered_map>
 
@@ -1321,7 +1322,7 @@ private:
     // ---- threads ----
     //
     // A parallel step evaluates breadth first as the single-threaded one does, but a level's queue of
-    // at least 2 * task_squares_ squares (2 * kIdleSquares while a thread has nothing to run) is
+    // at least 2 * task_squares_ squares (2 * idle_squares_ while a thread has nothing to run) is
     // split into pieces (tasks), each evaluating its piece (and everything below it) with a worker
     // of its own, splitting again where its queues grow long; the task that split runs pooled
     // pieces until its own are done. The store is shared: lookups
@@ -1665,7 +1666,7 @@ private:
     }
 
     // Runs pooled pieces until done(); a thread that finds none counts itself in idlers_ (which
-    // lets running pieces split shorter queues for it) and spins.
+    // lets running pieces split shorter queues for it) and waits in idle().
     template <class Done>
     void help_until(Done done) {
         unsigned spins = 0;
@@ -1754,8 +1755,16 @@ private:
     // The engine's own threads_ - 1 helper threads, started by the first parallel section and kept
     // until the engine goes: between sections they sleep (idle()), so a job with small sections
     // pays no spinning thread beside it (OpenMP's team spun between regions: docs/hashlife.md).
+    // A thread the system refuses (EAGAIN under a process limit) leaves fewer helpers: the pool's
+    // pieces are then run by the threads there are, the cells the same.
     void start_helpers() {
-        while (helpers_.size() + 1 < static_cast<std::size_t>(threads_)) helpers_.emplace_back([this] { helper(); });
+        while (helpers_.size() + 1 < static_cast<std::size_t>(threads_) && !helpers_refused_) {
+            try {
+                helpers_.emplace_back([this] { helper(); });
+            } catch (const std::system_error&) {
+                helpers_refused_ = true;
+            }
+        }
     }
     void helper() {
         unsigned spins = 0;
@@ -2123,7 +2132,8 @@ private:
     std::atomic<std::uint32_t> events_{0};  // counts pieces pooled and finished, sections done
     std::atomic<int> sleepers_{0};          // threads sleeping on events_
     std::atomic<bool> in_section_{false}, quit_{false};
-    std::vector<std::thread> helpers_;      // declared last of the threads' state: stopped first
+    bool helpers_refused_ = false;
+    std::vector<std::thread> helpers_;      // joined by the destructor, before any member goes
     bool always_tasks_ = false;
     bool par_ = false;  // a parallel section is running: the store is shared (node_par, leaf_par)
     bool tasks_ok_ = false;  // this step may open parallel sections (use_tasks())
