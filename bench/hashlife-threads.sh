@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # cpu:hashlife's threads on Golly's large macrocells: whole processes with --threads 1, 2, 4, ...
 # for one or more tilelife binaries (e.g. main and a change), each run's wall and CPU seconds, every
-# output compared with the first binary's one-thread file, then medians and speed-ups over the
+# output compared with the job's first run, then medians and speed-ups over the
 # first binary's one thread, and each job's task graph (--param tasks=always: work / span, the bound
 # on any number of cores' speed-up over one thread).
 #
 #   bench/hashlife-threads.sh BINARY [BINARY...]
-#   env: THREADS ("1 2 4 8 16", capped at the cores), REPS (3), GOLLY_PATTERNS (/usr/share/golly/Patterns)
+#   env: THREADS ("1 2 4 8 16"; counts above the cores are skipped; speed-ups need 1), REPS (3),
+#        GOLLY_PATTERNS (/usr/share/golly/Patterns)
 #        JOBS ("FILE GENS;..." under $GOLLY_PATTERNS/HashLife; default: the eight of docs/benchmarks.md)
 set -euo pipefail
 [ $# -ge 1 ] || { echo "usage: $0 BINARY [BINARY...]" >&2; exit 2; }
@@ -33,12 +34,14 @@ for job in "${jobs[@]}"; do
                          -o "$work/$i.$t.mc" >/dev/null; } 2>&1 | tail -1)
                 echo "$file $i $t $s" | tee -a "$log"
             done
-            cmp -s "$work/0.1.mc" "$work/$i.$t.mc" || { echo "$file: binary $i, $t threads: cells differ" >&2; exit 1; }
+            [ -f "$work/ref.mc" ] || cp "$work/$i.$t.mc" "$work/ref.mc"
+            cmp -s "$work/ref.mc" "$work/$i.$t.mc" || { echo "$file: binary $i, $t threads: cells differ" >&2; exit 1; }
         done
     done
     g=$("${bins[0]}" run "$dir/$file" --gens "$gens" --kernel cpu:hashlife --threads 1 --param tasks=always --json \
           -o "$work/g.mc" | grep -oE '"task_(work|span)_seconds":[0-9.eE+-]+' | cut -d: -f2 | tr '\n' ' ')
     echo "$file graph $g" | tee -a "$log"
+    rm -f "$work/ref.mc"
 done
 echo
 echo "medians: wall s (CPU s) and speed-up over binary 0's one thread; task graph of binary 0"
