@@ -27,7 +27,6 @@
 #include <thread>
 #include <unordered_map>
 
-
 #include "hashlife/hashlife.hpp"
 #include "tilelife/error.hpp"
 #include "tilelife/memory.hpp"
@@ -1648,11 +1647,13 @@ private:
         const auto t0 = Clock::now();
         leave();  // this task waits: it holds nothing the collector cannot see (its frames)
         if (pieces > 1) {
-            std::lock_guard lk(piece_m_);
-            for (std::size_t p = pieces - 1; p-- > 0;) pool_.push_back(&ps[p]);
-            pooled_.store(pool_.size(), std::memory_order_release);
+            {
+                std::lock_guard lk(piece_m_);
+                for (std::size_t p = pieces - 1; p-- > 0;) pool_.push_back(&ps[p]);
+                pooled_.store(pool_.size(), std::memory_order_release);
+            }
+            signal();
         }
-        if (pieces > 1) signal();
         ps[pieces - 1].span = run_piece(ps[pieces - 1].sq, ps[pieces - 1].n, level);
         help_until([&] { return left.load(std::memory_order_acquire) == 0; });
         enter();
@@ -2122,7 +2123,7 @@ private:
     Ref piece_root_ = 0;  // the root before the piece of it being stepped or searched
     std::vector<std::unique_ptr<Worker>> workers_;  // workers_[0] also runs the single-threaded steps
     int threads_ = 1;
-    std::size_t task_squares_ = kTaskSquares, idle_squares_ = 8;
+    std::size_t task_squares_ = kTaskSquares, idle_squares_ = 0;
     std::mutex pool_m_;
     std::vector<Worker*> idle_;  // workers_ not in use by a task (parallel steps)
     std::mutex piece_m_;

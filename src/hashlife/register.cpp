@@ -34,7 +34,7 @@ void register_hashlife_engines() {
         const int cap = simd == "baseline" ? 1 : simd == "avx2" ? 2 : 3;
         tuning.simd = std::min(cap, best_leaf_simd());
         tuning.task_squares = static_cast<int>(options.param_int("task-squares", 0));
-        tuning.idle_squares = static_cast<int>(options.param_int("idle-squares", 8));
+        tuning.idle_squares = static_cast<int>(options.param_int("idle-squares", tuning.idle_squares));
         tuning.always_tasks = options.param("tasks", "auto") == "always";
         return make_hashlife(spec, options, tuning);
     });
