@@ -52,6 +52,7 @@ constexpr std::size_t kTaskSquares = 64;
 constexpr int kTaskRoot = 12;
 // Free indices a worker takes from the store at a time in a parallel step.
 constexpr std::size_t kBatch = 64;
+constexpr std::size_t kLine = 64;  // bytes in a cache line
 
 struct Leaf {
     std::uint16_t row[16];  // bit x of row[y] = cell (x, y) of the square
@@ -294,7 +295,7 @@ public:
         if (spec.topology != Topology::unbounded)
             throw std::invalid_argument("cpu:hashlife runs only the unbounded plane");
         if (spec.rule.birth & 1u) throw InputError("rule " + spec.rule.to_string() + " has B0 (not on an unbounded plane)");
-        budget_ = options.max_bytes > 0 ? options.max_bytes : memory_limits().budget();
+        budget_ = options.max_bytes > 0 ? options.max_bytes : memory_limits().budget(threads_);
         limit_ = std::min(budget_, std::max<std::int64_t>(tuning.initial_bytes, 1 << 16));
         soft_limit_ = std::max(limit_, tuning.soft_limit_bytes);
         // The store keeps 40 bytes a node and 41 a leaf within the budget (make_room), so nodes and
@@ -2098,6 +2099,10 @@ private:
     }
 
     // ---- state ----
+    // What the threads of a parallel section write (locks, the free lists and their counts, the
+    // pool's counters) sits on cache lines of its own (alignas(kLine)), apart from what every
+    // lookup reads (the tables and their sizes, par_, empty_): on a shared line each such write
+    // cost the other core a miss on its next lookup (docs/hashlife.md, "Threads").
     Rule rule_;
     bitpacked::RuleMasks masks_;
     bool life_;
@@ -2112,10 +2117,10 @@ private:
     Table node_table_, leaf_table_;
     std::size_t node_slots_ = 0, leaf_slots_ = 0;  // table sizes (powers of two)
     std::vector<std::uint8_t> leaf_mark_;
-    std::size_t node_top_ = 1, leaf_top_ = 1, node_count_ = 0, leaf_count_ = 0;
+    alignas(kLine) std::size_t node_top_ = 1, leaf_top_ = 1, node_count_ = 0, leaf_count_ = 0;
     std::size_t node_free_count_ = 0, leaf_free_count_ = 0;
     Ref node_free_ = 0, leaf_free_ = 0;
-    std::int64_t budget_ = 0, limit_ = 0, soft_limit_ = 0;
+    alignas(kLine) std::int64_t budget_ = 0, limit_ = 0, soft_limit_ = 0;
     bool gc_allowed_ = true;
     std::int64_t collections_ = 0;
     std::vector<Ref> protect_;
@@ -2124,13 +2129,13 @@ private:
     std::vector<std::unique_ptr<Worker>> workers_;  // workers_[0] also runs the single-threaded steps
     int threads_ = 1;
     std::size_t task_squares_ = kTaskSquares, idle_squares_ = 0;
-    std::mutex pool_m_;
+    alignas(kLine) std::mutex pool_m_;
     std::vector<Worker*> idle_;  // workers_ not in use by a task (parallel steps)
-    std::mutex piece_m_;
+    alignas(kLine) std::mutex piece_m_;
     std::vector<Piece*> pool_;           // pieces no thread has taken yet (piece_m_)
-    std::atomic<std::size_t> pooled_{0};  // pool_.size(), read without the lock
-    std::atomic<int> idlers_{0};           // threads of a section with nothing to run
-    std::atomic<std::uint32_t> events_{0};  // counts pieces pooled and finished, sections done
+    alignas(kLine) std::atomic<std::size_t> pooled_{0};  // pool_.size(), read without the lock
+    alignas(kLine) std::atomic<int> idlers_{0};           // threads of a section with nothing to run
+    alignas(kLine) std::atomic<std::uint32_t> events_{0};  // counts pieces pooled and finished, sections done
     std::atomic<int> sleepers_{0};          // threads sleeping on events_
     std::atomic<bool> in_section_{false}, quit_{false};
     bool helpers_refused_ = false;
@@ -2138,18 +2143,19 @@ private:
     bool always_tasks_ = false;
     bool par_ = false;  // a parallel section is running: the store is shared (node_par, leaf_par)
     bool tasks_ok_ = false;  // this step may open parallel sections (use_tasks())
-    std::mutex store_m_;  // free lists and counts while par_
-    std::mutex world_m_;
+    alignas(kLine) std::mutex store_m_;  // free lists and counts while par_
+    alignas(kLine) std::mutex world_m_;
     std::condition_variable world_cv_;
     int active_ = 0, parked_ = 0;  // workers running engine code; those of them parked at a safe point
     bool stopping_ = false;        // one worker runs alone (world_m_)
-    std::atomic<bool> stop_flag_{false}, abort_{false};
+    alignas(kLine) std::atomic<bool> stop_flag_{false}, abort_{false};
     std::exception_ptr failure_;  // the first exception of a parallel step's tasks
     std::int64_t parallel_steps_ = 0, parallel_collections_ = 0;
-    std::atomic<std::int64_t> tasks_{0}, idle_splits_{0};
+    alignas(kLine) std::atomic<std::int64_t> tasks_{0}, idle_splits_{0};
+    alignas(kLine) char pad_after_[kLine]{};  // keeps the counters above off the next fields' line
     double work_seconds_ = 0, span_seconds_ = 0;
 
-    Ref empty_[kMaxLevel + 1]{};
+    alignas(kLine) Ref empty_[kMaxLevel + 1]{};
     Ref root_ = 0;
     int level_ = kMinRoot;
     int j_ = 0, last_j_ = 0;
