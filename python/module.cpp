@@ -101,7 +101,7 @@ std::string param_text(const std::string& name, py::handle v) {
 
 Settings settings_from(const py::kwargs& kw, bool rule_allowed) {
     Settings s;
-    s.options.max_bytes = default_memory_budget();
+    bool budget_given = false;  // else the default, once the threads are known (their stacks)
     for (auto [k, v] : kw) {
         const std::string key = py::cast<std::string>(k);
         if (key == "rule" && rule_allowed) {
@@ -129,7 +129,9 @@ Settings settings_from(const py::kwargs& kw, bool rule_allowed) {
             s.options.steps_per_launch = py::cast<int>(v);
             if (s.options.steps_per_launch < 0) throw InputError("steps_per_launch must be 0 (the default) or more");
         } else if (key == "max_bytes") {
-            s.options.max_bytes = v.is_none() ? default_memory_budget() : py::cast<std::int64_t>(v);
+            if (v.is_none()) continue;
+            budget_given = true;
+            s.options.max_bytes = py::cast<std::int64_t>(v);
             if (s.options.max_bytes < 0) throw InputError("max_bytes must be 0 (no budget) or more");
             if (s.options.max_bytes == 0) s.options.max_bytes = INT64_MAX;  // the board layer's 0 is the default
         } else if (key == "params") {
@@ -142,6 +144,7 @@ Settings settings_from(const py::kwargs& kw, bool rule_allowed) {
             s.params.emplace_back(key, param_text(key, v));
         }
     }
+    if (!budget_given) s.options.max_bytes = default_memory_budget(s.options.threads);
     return s;
 }
 

@@ -74,8 +74,9 @@ struct PatternSource {
 
 // The memory budget when none is given: half of what this process may use, the smallest of
 // physical memory, its address-space and data limits (RLIMIT_AS, RLIMIT_DATA) and its cgroup's
-// memory.max: memory_limits().budget() (tilelife/memory.hpp).
-std::int64_t default_memory_budget();
+// memory.max, less the stacks of `threads` threads (0: one a core) under an address-space limit:
+// memory_limits().budget(threads) (tilelife/memory.hpp).
+std::int64_t default_memory_budget(int threads = 1);
 // Reader limits that keep a pattern file's cells (16 bytes each, plus sorting) and text well inside
 // a memory budget, so a hostile file is refused before it can exhaust memory.
 ReadLimits read_limits_for(std::int64_t budget);

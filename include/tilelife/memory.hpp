@@ -21,8 +21,15 @@ struct MemoryLimits {
     // limit (ulimit -d)" or "the cgroup's memory limit".
     std::string limited_by() const;
     // The default budget for a board: half of available(), leaving the rest to the program, its
-    // libraries, thread stacks and the pattern as read.
-    std::int64_t budget() const { return available() / 2; }
+    // libraries, thread stacks and the pattern as read. With `threads` threads (0: one a core) the
+    // stacks of all but the first (RLIMIT_STACK's size each, 8 MiB by default) come off an
+    // address-space limit first (up to half of it): they take address space, not memory, and 16
+    // threads' stacks beside a budget of half of 195 MiB left the store no room to grow.
+    std::int64_t budget(int threads = 1) const;
+    // Of `threads` threads (0: one a core), how many have stacks within the half of an address-space
+    // limit that budget() leaves them (all of them without such a limit); an engine that starts
+    // threads of its own starts no more.
+    int threads_that_fit(int threads) const;
 };
 
 // A size for messages: "512 KiB", "1.5 MiB", "8.0 TiB" (powers of 1024; three significant digits

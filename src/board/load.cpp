@@ -194,7 +194,7 @@ CellCount saturated(CellCount n) { return std::min<CellCount>(n, static_cast<Cel
 
 }  // namespace
 
-std::int64_t default_memory_budget() { return memory_limits().budget(); }
+std::int64_t default_memory_budget(int threads) { return memory_limits().budget(threads); }
 
 ReadLimits read_limits_for(std::int64_t budget) {
     ReadLimits limits;
@@ -241,7 +241,8 @@ PatternMeta OpenedBoard::meta() const {
 OpenedBoard open_board(const BoardRequest& request) {
     OpenedBoard b;
     b.request_ = request;
-    if (b.request_.options.max_bytes <= 0) b.request_.options.max_bytes = default_memory_budget();
+    if (b.request_.options.max_bytes <= 0)
+        b.request_.options.max_bytes = default_memory_budget(b.request_.options.threads);
     const std::int64_t budget = b.request_.options.max_bytes;
     const std::string& source = b.request_.source.name;
     const BoardOverrides& overrides = b.request_.overrides;

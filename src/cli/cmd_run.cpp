@@ -120,7 +120,7 @@ RunSettings settle(const RunArgs& a) {
     s.engine = a.engine;
     (void)engine_name(a.engine);  // an unknown backend or kernel is refused now; the default waits for the board
     s.options = engine_options(a.engine);
-    s.budget = a.max_memory.empty() ? default_memory_budget() : parse_bytes(a.max_memory, "--max-memory");
+    s.budget = a.max_memory.empty() ? default_memory_budget(s.options.threads) : parse_bytes(a.max_memory, "--max-memory");
     return s;
 }
 

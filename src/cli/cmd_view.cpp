@@ -60,7 +60,7 @@ void view(const ViewArgs& a, int& exit_code) {
     // The default engine of the board's topology, as run chooses it (cpu:auto on the unbounded plane).
     request.engine = engine_choice(a.engine);
     request.options = engine_options(a.engine);
-    const std::int64_t budget = a.max_memory.empty() ? default_memory_budget() : parse_bytes(a.max_memory, "--max-memory");
+    const std::int64_t budget = a.max_memory.empty() ? default_memory_budget(request.options.threads) : parse_bytes(a.max_memory, "--max-memory");
     request.options.max_bytes = budget;
     viewer::Options vo;
     if (!a.zoom.empty()) {

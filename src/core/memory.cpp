@@ -3,6 +3,7 @@
 #include "tilelife/memory.hpp"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -95,6 +96,41 @@ std::int64_t MemoryLimits::available() const {
     for (const auto& l : {address_space, data, cgroup})
         if (l) v = std::min(v, *l);
     return v;
+}
+
+namespace {
+
+// The address space a new thread's stack takes: glibc's default (RLIMIT_STACK's soft limit, 8 MiB
+// unless set) and a guard page.
+std::int64_t thread_stack_bytes() {
+    std::size_t stack = std::size_t{8} << 20;
+    pthread_attr_t a;
+    if (::pthread_getattr_default_np(&a) == 0) {
+        (void)::pthread_attr_getstacksize(&a, &stack);
+        ::pthread_attr_destroy(&a);
+    }
+    return static_cast<std::int64_t>(stack) + 4096;
+}
+
+int threads_or_cores(int threads) {
+    return threads > 0 ? threads : static_cast<int>(std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN)));
+}
+
+}  // namespace
+
+std::int64_t MemoryLimits::budget(int threads) const {
+    threads = threads_or_cores(threads);
+    MemoryLimits m = *this;
+    // Up to half of the limit: threads_that_fit() keeps the threads' stacks within it.
+    if (threads > 1 && m.address_space)
+        m.address_space = *m.address_space - std::min((threads - 1) * thread_stack_bytes(), *m.address_space / 2);
+    return m.available() / 2;
+}
+
+int MemoryLimits::threads_that_fit(int threads) const {
+    threads = threads_or_cores(threads);
+    if (threads <= 1 || !address_space) return threads;
+    return static_cast<int>(std::min<std::int64_t>(threads, 1 + *address_space / 2 / thread_stack_bytes()));
 }
 
 std::string MemoryLimits::limited_by() const {

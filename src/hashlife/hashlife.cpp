@@ -288,6 +288,7 @@ public:
         // 0 (the engine's choice) is one thread: a second thread wins on large patterns but costs
         // small jobs milliseconds, and which a job is shows only as it runs (docs/hashlife.md, "Threads").
         threads_ = std::max(1, options.threads);
+        if (threads_ > 1) threads_ = memory_limits().threads_that_fit(threads_);  // under ulimit -v
         always_tasks_ = tuning.always_tasks;
         task_squares_ = tuning.task_squares > 0 ? static_cast<std::size_t>(tuning.task_squares) : kTaskSquares;
         idle_squares_ = static_cast<std::size_t>(std::max(0, tuning.idle_squares));

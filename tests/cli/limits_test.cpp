@@ -118,8 +118,13 @@ TEST_F(Limits, RunsUnderAnAddressSpaceLimit) {
         auto js = parse_json(r.out, "run");
         ASSERT_TRUE(js) << r.out;
         EXPECT_EQ((*js)["population"], 213);  // the gun at generation 1000 (30 gliders and the gun)
-        // The budget is half of what the process may use: the limit, unless RAM or a cgroup is less.
-        const std::int64_t budget = std::min<std::int64_t>(memory_limits().available(), std::int64_t{kib} << 10) / 2;
+        // The budget is half of what the process may use: the limit, unless RAM or a cgroup is less,
+        // less the stacks of a thread a core but one (--threads 0: an engine may start them).
+        MemoryLimits m = memory_limits();
+        m.address_space = std::int64_t{kib} << 10;
+        const std::int64_t budget = m.budget(0);
+        if (::sysconf(_SC_NPROCESSORS_ONLN) > 1 && m.available() == std::int64_t{kib} << 10)
+            EXPECT_LT(budget, m.available() / 2);
         EXPECT_NE(r.out.find("memory_budget_bytes\":" + std::to_string(budget)), std::string::npos)
             << "the budget is not " << budget << ": " << r.out;
         // An unbounded random soup (cpu:auto) too.
@@ -138,6 +143,33 @@ TEST_F(Limits, RunsUnderAnAddressSpaceLimit) {
     EXPECT_NE(r.err.find("out of memory"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("--max-memory"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("ulimit -v"), std::string::npos) << r.err;
+}
+
+// HashLife's helper threads under an address-space limit: their stacks (8 MiB each) took the
+// address space the store's budget counted on, and 16 threads under 195 MiB stopped "out of memory"
+// where one thread ran. The budget now leaves the threads' stacks room (up to half of the limit) and
+// cpu:hashlife starts no more threads than that room holds.
+TEST_F(Limits, HashlifeThreadsFitAnAddressSpaceLimit) {
+    const std::string galaxy = "/usr/share/golly/Patterns/HashLife/metapixel-galaxy.mc.gz";
+    ASSERT_TRUE(std::filesystem::exists(galaxy)) << "make deps installs golly";
+    const std::string run = "run " + shell_quote(galaxy) + " -g 65536 --kernel cpu:hashlife --json ";
+    CommandResult one = tl_ulimit(200000, run + "--threads 1 -o one.mc");
+    ASSERT_EQ(one.exit_code, 0) << one.err;
+    for (int threads : {16, 1000}) {
+        SCOPED_TRACE(threads);
+        const std::string out = "t" + std::to_string(threads) + ".mc";
+        const CommandResult r = tl_ulimit(200000, run + "--threads " + std::to_string(threads) + " -o " + out);
+        ASSERT_EQ(r.exit_code, 0) << r.err;
+        auto js = parse_json(r.out, "run");
+        ASSERT_TRUE(js) << r.out;
+        const auto& engine = (*js)["engine"];
+        const int used = engine["threads"].get<int>();
+        EXPECT_GT(used, 1);
+        EXPECT_LT(used, 16);  // 8 MiB stacks in half of 195 MiB: 13 threads
+        EXPECT_GT(engine["properties"]["parallel_steps"].get<std::int64_t>(), 0);
+        EXPECT_GT(engine["properties"]["collections"].get<std::int64_t>(), 0);  // the store filled its budget
+        EXPECT_EQ(test::read_text(dir.path() + "/" + out), test::read_text(dir.path() + "/one.mc"));
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
