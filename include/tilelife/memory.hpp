@@ -26,10 +26,6 @@ struct MemoryLimits {
     // address-space limit first (up to half of it): they take address space, not memory, and 16
     // threads' stacks beside a budget of half of 195 MiB left the store no room to grow.
     std::int64_t budget(int threads = 1) const;
-    // Of `threads` threads (0: one a core), how many have stacks within the half of an address-space
-    // limit that budget() leaves them (all of them without such a limit); an engine that starts
-    // threads of its own starts no more.
-    int threads_that_fit(int threads) const;
 };
 
 // A size for messages: "512 KiB", "1.5 MiB", "8.0 TiB" (powers of 1024; three significant digits
@@ -38,5 +34,13 @@ std::string bytes_text(std::int64_t bytes);
 
 // The limits of this process now (reads /proc/self/cgroup and /sys/fs/cgroup; never throws).
 MemoryLimits memory_limits();
+
+// The CPUs this process may run on (its affinity mask: taskset and cpusets count), at least 1.
+int usable_cores();
+
+// Of `threads` threads (0: usable_cores()), how many have stacks within the half of the
+// address-space limit (RLIMIT_AS) that MemoryLimits::budget() leaves them: all of them without that
+// limit. An engine that starts threads of its own starts no more.
+int threads_that_fit(int threads);
 
 }  // namespace tilelife

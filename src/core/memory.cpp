@@ -4,6 +4,7 @@
 
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -112,11 +113,15 @@ std::int64_t thread_stack_bytes() {
     return static_cast<std::int64_t>(stack) + 4096;
 }
 
-int threads_or_cores(int threads) {
-    return threads > 0 ? threads : static_cast<int>(std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN)));
-}
+int threads_or_cores(int threads) { return threads > 0 ? threads : usable_cores(); }
 
 }  // namespace
+
+int usable_cores() {
+    cpu_set_t set;
+    if (::sched_getaffinity(0, sizeof set, &set) == 0) return std::max(1, CPU_COUNT(&set));
+    return static_cast<int>(std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN)));
+}
 
 std::int64_t MemoryLimits::budget(int threads) const {
     threads = threads_or_cores(threads);
@@ -127,8 +132,9 @@ std::int64_t MemoryLimits::budget(int threads) const {
     return m.available() / 2;
 }
 
-int MemoryLimits::threads_that_fit(int threads) const {
+int threads_that_fit(int threads) {
     threads = threads_or_cores(threads);
+    const std::optional<std::int64_t> address_space = soft_limit(RLIMIT_AS);
     if (threads <= 1 || !address_space) return threads;
     return static_cast<int>(std::min<std::int64_t>(threads, 1 + *address_space / 2 / thread_stack_bytes()));
 }

@@ -50,6 +50,9 @@ constexpr int kMaxStepLog = 60;
 // least this many (docs/hashlife.md, "Threads"); roots below kTaskRoot run on one thread.
 constexpr std::size_t kTaskSquares = 64;
 constexpr int kTaskRoot = 12;
+// Threads when --threads is 0: a thread a core up to 8 (on a 16-core Xeon, 8 threads came within 20%
+// of 16's wall time on Golly's eight large patterns with 54-73% of their CPU time, docs/benchmarks.md).
+constexpr int kDefaultThreads = 8;
 // Free indices a worker takes from the store at a time in a parallel step.
 constexpr std::size_t kBatch = 64;
 constexpr std::size_t kLine = 64;  // bytes in a cache line
@@ -285,10 +288,11 @@ public:
         : rule_(spec.rule), masks_(rule_masks(spec.rule)), life_(spec.rule == Rule::life()),
           simd_(tuning.simd == 0 ? best_leaf_simd() : tuning.simd), kernel_(leaf_kernel(simd_)),
           interrupt_(options.interrupt) {
-        // 0 (the engine's choice) is one thread: a second thread wins on large patterns but costs
-        // small jobs milliseconds, and which a job is shows only as it runs (docs/hashlife.md, "Threads").
-        threads_ = std::max(1, options.threads);
-        if (threads_ > 1) threads_ = memory_limits().threads_that_fit(threads_);  // under ulimit -v
+        // 0 (the engine's choice) is a thread a core, up to kDefaultThreads: helpers start only when
+        // a step has a queue long enough to share, so small jobs never start one (docs/hashlife.md,
+        // "Threads").
+        threads_ = options.threads > 0 ? options.threads : std::min(usable_cores(), kDefaultThreads);
+        if (threads_ > 1) threads_ = threads_that_fit(threads_);  // under ulimit -v
         always_tasks_ = tuning.always_tasks;
         task_squares_ = tuning.task_squares > 0 ? static_cast<std::size_t>(tuning.task_squares) : kTaskSquares;
         idle_squares_ = static_cast<std::size_t>(std::max(0, tuning.idle_squares));

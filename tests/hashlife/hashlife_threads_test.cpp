@@ -14,6 +14,7 @@
 #include "support/test_support.hpp"
 #include "tilelife/board.hpp"
 #include "tilelife/builtin.hpp"
+#include "tilelife/memory.hpp"
 #include "tilelife/pattern.hpp"
 #include "tilelife/quadtree.hpp"
 
@@ -211,6 +212,22 @@ TEST(HashlifeThreads, AStepWithNoLongQueueOpensNoThreads) {
     EXPECT_GE(property(*e, "root level"), 12);
     EXPECT_EQ(property(*e, "parallel steps"), 0);
     EXPECT_EQ(property(*e, "tasks"), 0);
+}
+
+TEST(HashlifeThreads, TheDefaultIsAThreadACoreUpToEight) {
+    // --threads 0 (the engine's choice): the cores this process may run on, at most 8; helper
+    // threads start only for a step with a queue to share (a glider opens none, above).
+    EngineOptions o;
+    auto e = hashlife::make_hashlife(plane(), o);
+    EXPECT_EQ(e->describe().threads, std::min(usable_cores(), 8));
+    auto one = single();
+    const Cells soup = test::soup(300, 300, 0.45, 5);
+    e->set_cells(soup);
+    one->set_cells(soup);
+    e->step(4096);
+    one->step(4096);
+    EXPECT_CELLS(one->live_cells(), e->live_cells());
+    if (usable_cores() > 1) EXPECT_GT(property(*e, "parallel steps"), 0);
 }
 
 TEST(HashlifeThreads, InterruptAndDeadlineStopAParallelStepAtAnExactState) {
