@@ -227,7 +227,9 @@ TEST(HashlifeThreads, TheDefaultIsAThreadACoreUpToEight) {
     e->step(4096);
     one->step(4096);
     EXPECT_CELLS(one->live_cells(), e->live_cells());
-    if (usable_cores() > 1) EXPECT_GT(property(*e, "parallel steps"), 0);
+    if (usable_cores() > 1) {
+        EXPECT_GT(property(*e, "parallel steps"), 0);
+    }
 }
 
 TEST(HashlifeThreads, InterruptAndDeadlineStopAParallelStepAtAnExactState) {
