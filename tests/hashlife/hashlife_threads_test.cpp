@@ -54,6 +54,16 @@ std::unique_ptr<Engine> single(const std::string& rule = "B3/S23") {
     return hashlife::make_hashlife(plane(rule), o);
 }
 
+// Runs `e` and a single-threaded engine from `start` for `gens` generations: the same cells.
+void expect_as_one_thread(Engine& e, const Cells& start, std::int64_t gens) {
+    auto one = single();
+    e.set_cells(start);
+    one->set_cells(start);
+    e.step(gens);
+    one->step(gens);
+    EXPECT_CELLS(one->live_cells(), e.live_cells());
+}
+
 TEST(HashlifeThreads, SoupsMatchOneThreadAndTheReferenceWithCollectionsMidStep) {
     register_builtin_engines();
     for (int threads : {2, 4}) {
@@ -177,13 +187,7 @@ TEST(HashlifeThreads, TasksOnOneThreadAreTheSameSteps) {
     EngineOptions o;
     o.threads = 1;
     auto tasks = hashlife::make_hashlife(plane(), o, t);
-    auto one = single();
-    const Cells start = test::soup(64, 64, 0.4, 3);
-    tasks->set_cells(start);
-    one->set_cells(start);
-    tasks->step(30001);
-    one->step(30001);
-    EXPECT_CELLS(one->live_cells(), tasks->live_cells());
+    expect_as_one_thread(*tasks, test::soup(64, 64, 0.4, 3), 30001);
     EXPECT_GT(property(*tasks, "parallel steps"), 0);
     EXPECT_GT(property(*tasks, "tasks"), 0);
     double work = 0, span = 0;
@@ -202,13 +206,7 @@ TEST(HashlifeThreads, AStepWithNoLongQueueOpensNoThreads) {
     EngineOptions o;
     o.threads = 2;
     auto e = hashlife::make_hashlife(plane(), o);
-    auto one = single();
-    const Cells glider = {{1, 0}, {2, 1}, {0, 2}, {1, 2}, {2, 2}};
-    e->set_cells(glider);
-    one->set_cells(glider);
-    e->step(1000003);
-    one->step(1000003);
-    EXPECT_CELLS(one->live_cells(), e->live_cells());
+    expect_as_one_thread(*e, {{1, 0}, {2, 1}, {0, 2}, {1, 2}, {2, 2}}, 1000003);  // a glider
     EXPECT_GE(property(*e, "root level"), 12);
     EXPECT_EQ(property(*e, "parallel steps"), 0);
     EXPECT_EQ(property(*e, "tasks"), 0);
@@ -220,13 +218,7 @@ TEST(HashlifeThreads, TheDefaultIsAThreadACoreUpToEight) {
     EngineOptions o;
     auto e = hashlife::make_hashlife(plane(), o);
     EXPECT_EQ(e->describe().threads, std::min(usable_cores(), 8));
-    auto one = single();
-    const Cells soup = test::soup(300, 300, 0.45, 5);
-    e->set_cells(soup);
-    one->set_cells(soup);
-    e->step(4096);
-    one->step(4096);
-    EXPECT_CELLS(one->live_cells(), e->live_cells());
+    expect_as_one_thread(*e, test::soup(300, 300, 0.45, 5), 4096);
     if (usable_cores() > 1) {
         EXPECT_GT(property(*e, "parallel steps"), 0);
     }
