@@ -101,7 +101,8 @@ std::string param_text(const std::string& name, py::handle v) {
 
 Settings settings_from(const py::kwargs& kw, bool rule_allowed) {
     Settings s;
-    bool budget_given = false;  // else the default, once the threads are known (their stacks)
+    // max_bytes stays 0 unless given: the board layer (open_board) then sets the default budget,
+    // with the threads' stacks, as for the CLI.
     for (auto [k, v] : kw) {
         const std::string key = py::cast<std::string>(k);
         if (key == "rule" && rule_allowed) {
@@ -130,7 +131,6 @@ Settings settings_from(const py::kwargs& kw, bool rule_allowed) {
             if (s.options.steps_per_launch < 0) throw InputError("steps_per_launch must be 0 (the default) or more");
         } else if (key == "max_bytes") {
             if (v.is_none()) continue;
-            budget_given = true;
             s.options.max_bytes = py::cast<std::int64_t>(v);
             if (s.options.max_bytes < 0) throw InputError("max_bytes must be 0 (no budget) or more");
             if (s.options.max_bytes == 0) s.options.max_bytes = INT64_MAX;  // the board layer's 0 is the default
@@ -144,7 +144,6 @@ Settings settings_from(const py::kwargs& kw, bool rule_allowed) {
             s.params.emplace_back(key, param_text(key, v));
         }
     }
-    if (!budget_given) s.options.max_bytes = default_memory_budget(s.options.threads);
     return s;
 }
 
