@@ -40,7 +40,9 @@ bool looks_like_headerless_rle(std::string_view line) {
     }
     return marker;
 }
-bool is_macrocell(std::string_view l) { return starts_with(l, "[M2]"); }
+// Golly reads any file whose first line opens with '[' as a macrocell: "[M2]" as Golly writes it, and
+// "[M1]" as Rokicki's hlife did (Golly's own caterpillar.mc.gz starts so).
+bool is_macrocell(std::string_view l) { return l[0] == '['; }
 // Golly reads a file that opens with a "#P x y" block as Life 1.05.
 bool is_life105(std::string_view l) { return starts_with(l, "#Life 1.05") || starts_with(l, "#P"); }
 bool is_life106(std::string_view l) { return starts_with(l, "#Life 1.06"); }

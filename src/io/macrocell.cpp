@@ -1,4 +1,4 @@
-// Golly macrocell ([M2]) reader and writer for 2-state patterns. The reader builds a
+// Golly macrocell ([M2], and hlife's [M1]) reader and writer for 2-state patterns. The reader builds a
 // tilelife::Quadtree with the file's own node numbers (its placement is Golly's documented one: the
 // root of level L has its top-left at (-2^(L-1), -2^(L-1) + 1), which bgolly's output confirms for
 // cells at RLE positions) and lists the cells only when asked: a 40 KB file can hold 10^8 cells.
@@ -29,7 +29,7 @@ Pattern parse_macrocell(std::string_view text, const std::string& source, const 
         const std::int64_t n = lines.number();
         if (!seen_magic) {
             if (is_blank(line)) continue;
-            seen_magic = true;  // the detector saw "[M2]" here
+            seen_magic = true;  // the detector saw "[M2]" (or "[M1]") here
             continue;
         }
         if (line.empty()) continue;

@@ -64,6 +64,27 @@ TEST_F(Golly, MacrocellReaderMatchesRlePositions) {
     EXPECT_EQ(read_pattern(mc).cells, moved);
 }
 
+// Golly reads a file whose first line opens with '[' as a macrocell, whatever follows: Golly's own
+// caterpillar.mc.gz starts "[M1] (hlife 0.95)", from Rokicki's hlife. Both read the same cells.
+TEST_F(Golly, HlifesM1HeaderIsAMacrocellAsInGolly) {
+    TILELIFE_REQUIRE_BGOLLY();
+    const std::string in = write("soup.rle", format_rle(read_pattern("random:90x70:0.3:5").cells, "B3/S23", 0));
+    const std::string mc = path("soup.mc");
+    std::filesystem::remove(mc);
+    ASSERT_TRUE(golly_convert(in, mc));
+    std::string text = slurp(mc);
+    ASSERT_EQ(text.rfind("[M2]", 0), 0u);
+    text.replace(0, text.find('\n'), "[M1] (hlife 0.95) -m 0 -o cat.mc caterpillar.lif");
+    const std::string m1 = write("m1.mc", text);
+    const Pattern ours = read_pattern(m1);
+    EXPECT_EQ(ours.format, PatternFormat::macrocell);
+    EXPECT_EQ(ours.cells, read_pattern(in).cells);
+    // bgolly reads it (with HashLife, as every macrocell) and writes the same cells.
+    const std::string back = path("m1-golly.mc");
+    ASSERT_TRUE(golly_convert(m1, back));
+    EXPECT_EQ(read_pattern(back).cells, ours.cells);
+}
+
 // A #CXRLE line after the header is an ordinary comment to Golly: bgolly's macrocell (absolute
 // positions) puts the cells at the origin, as our reader does.
 TEST_F(Golly, CxrleAfterTheHeaderIsIgnoredByBoth) {
