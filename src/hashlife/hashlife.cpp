@@ -584,12 +584,26 @@ private:
         node_table_.reset(cap);
         node_slots_ = cap;
         const std::size_t mask = node_slots_ - 1;
-        for (std::size_t i = 1; i < node_top_; ++i) {
+        // The nodes are read in order (the hardware prefetcher follows); their slots are random,
+        // so each is hashed and its slot prefetched kAhead nodes before it is written.
+        std::size_t ring[kAhead];
+        auto hash_of = [&](std::size_t i) -> std::size_t {
             const Node& n = nodes_[i];
-            if (!n.level) continue;
-            std::size_t slot = node_hash(n.level, n.kid[0], n.kid[1], n.kid[2], n.kid[3]) & mask;
-            while (node_table_[slot]) slot = (slot + 1) & mask;
-            node_table_[slot] = static_cast<Ref>(i);
+            if (!n.level) return ~std::size_t{0};
+            const std::size_t slot = node_hash(n.level, n.kid[0], n.kid[1], n.kid[2], n.kid[3]) & mask;
+            __builtin_prefetch(&node_table_[slot], 1);
+            return slot;
+        };
+        const std::size_t top = node_top_;
+        for (std::size_t i = 1; i < top + kAhead; ++i) {
+            if (i > kAhead) {  // node i - kAhead, whose slot is in the ring where node i's goes
+                std::size_t slot = ring[i % kAhead];
+                if (slot != ~std::size_t{0}) {
+                    while (node_table_[slot]) slot = (slot + 1) & mask;
+                    node_table_[slot] = static_cast<Ref>(i - kAhead);
+                }
+            }
+            if (i < top) ring[i % kAhead] = hash_of(i);
         }
     }
 
