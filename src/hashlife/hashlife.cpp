@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
@@ -186,11 +187,15 @@ public:
     }
     std::size_t capacity() const { return cap_; }
     std::size_t bytes() const { return cap_ * sizeof(T); }
+    // The capacity grow(n) leaves: whole pages (4 KiB, or 2 MiB from 2 MiB on).
+    std::size_t capacity_for(std::size_t n) const {
+        if (n <= cap_) return cap_;
+        return rounded(n * sizeof(T)) / sizeof(T);
+    }
     // Grows to at least n elements, keeping the contents; new elements are zero.
     void grow(std::size_t n) {
         if (n <= cap_) return;
-        const std::size_t want = n * sizeof(T);
-        const std::size_t bytes = want < kHuge ? (want + 4095) / 4096 * 4096 : (want + kHuge - 1) / kHuge * kHuge;
+        const std::size_t bytes = rounded(n * sizeof(T));
         if (bytes > committed_) {
             char* from = Down ? region_->high() - bytes : region_->low() + committed_;
             region_->commit(from, bytes - committed_, region_->committed);
@@ -201,6 +206,9 @@ public:
     T& operator[](std::size_t i) const { return Down ? base_[-static_cast<std::ptrdiff_t>(i)] : base_[i]; }
 
 private:
+    static std::size_t rounded(std::size_t want) {
+        return want < kHuge ? (want + 4095) / 4096 * 4096 : (want + kHuge - 1) / kHuge * kHuge;
+    }
     Region* region_ = nullptr;
     T* base_ = nullptr;
     std::size_t cap_ = 0, committed_ = 0;
@@ -458,10 +466,25 @@ public:
             {"tasks", tasks_.load()},
             {"idle splits", idle_splits_.load()},
             {"parallel collections", parallel_collections_},
+            {"workers", static_cast<std::int64_t>(workers_.size())},
+            {"worker bytes", worker_bytes()},
             {"task work seconds", work_seconds_},
             {"task span seconds", span_seconds_},
         };
         return d;
+    }
+
+    // What the workers' frames hold (their vectors' capacities).
+    std::int64_t worker_bytes() const {
+        std::size_t b = 0;
+        for (const auto& w : workers_) {
+            b += sizeof(Worker) + (w->nodes.capacity() + w->leaves.capacity()) * sizeof(Ref);
+            for (const Frame& f : w->frames)
+                b += (f.todo.capacity() + f.rec.capacity() + f.keys.capacity() + f.later.capacity()) * sizeof(Ref) +
+                     f.hashes.capacity() * sizeof(std::uint64_t);
+            for (const auto& v : w->scratch) b += v.capacity() * sizeof(Ref);
+        }
+        return static_cast<std::int64_t>(b);
     }
 
     // Replaces the cells by a tree's (load_quadtree).
@@ -580,6 +603,11 @@ private:
         return r;
     }
 
+    // The most a table for `cap` entries can take (see make_room's projected).
+    static std::size_t table_bytes(std::size_t cap) {
+        return std::max<std::size_t>(1024, std::bit_ceil(2 * cap)) * sizeof(Ref);
+    }
+
     void rebuild_node_table(std::size_t cap) {
         node_table_.reset(cap);
         node_slots_ = cap;
@@ -627,11 +655,16 @@ private:
     void make_room(std::size_t nodes, std::size_t leaves) {
         auto free_nodes = [&] { return nodes_.capacity() - node_top_ + node_free_count_; };
         auto free_leaves = [&] { return leaves_.capacity() - leaf_top_ + leaf_free_count_; };
-        // Bytes of a store of these capacities, counting the table slots its nodes will need
-        // (the tables stay at most half full).
+        // Bytes of a store grown to these capacities, as bytes() will count them: the arrays in
+        // whole pages (Pool::grow), the leaves' mark bytes, and the largest tables they can come to
+        // need (a power of two of slots, at least 1024, doubled when more than half full: up to
+        // bit_ceil(2 * capacity), 8-16 bytes a node). Counting 8 (2026-11-28) let a full store
+        // pass its budget by up to a quarter (Golly's caterpillar.mc.gz: 267 MB in a 240 MiB budget).
         auto projected = [&](std::size_t ncap, std::size_t lcap) {
-            return static_cast<std::int64_t>(ncap * (sizeof(Node) + 2 * sizeof(Ref)) +
-                                             lcap * (sizeof(Leaf) + 1 + 2 * sizeof(Ref)));
+            ncap = nodes_.capacity_for(ncap);
+            lcap = leaves_.capacity_for(lcap);
+            return static_cast<std::int64_t>(ncap * sizeof(Node) + table_bytes(ncap) + lcap * (sizeof(Leaf) + 1) +
+                                             table_bytes(lcap));
         };
         // Doubles what is short, or grows it by as much as still fits (at least an eighth).
         auto try_grow = [&](std::int64_t limit) {
@@ -644,6 +677,7 @@ private:
                 if (projected(n2, l2) > limit) continue;
                 nodes_.grow(n2);
                 leaves_.grow(l2);
+                leaf_mark_.reserve(leaves_.capacity());  // exactly: bytes() counts its capacity
                 leaf_mark_.resize(leaves_.capacity(), 0);
                 return true;
             }
@@ -656,8 +690,8 @@ private:
             // limit (the early ones are cheap, and memory stays near what the run keeps, as with
             // Golly's doubling hash table); past it, it doubles only when a collection freed less
             // than half of it (the run's working set needs the room).
-            const std::int64_t kept = projected(node_count_, leaf_count_);
-            const std::int64_t store = projected(nodes_.capacity(), leaves_.capacity());
+            const auto kept = static_cast<std::int64_t>(node_count_ * sizeof(Node) + leaf_count_ * sizeof(Leaf));
+            const std::int64_t store = static_cast<std::int64_t>(nodes_.bytes() + leaves_.bytes());
             std::int64_t next = limit_ < soft_limit_ ? std::min(2 * limit_, soft_limit_) : limit_;
             if (2 * kept > store) next = std::max(next, 2 * limit_);
             limit_ = std::min(next, budget_);
@@ -1086,11 +1120,11 @@ private:
         }
     }
 
-    // A queue is split when long, or, shorter, when a thread has nothing to run.
+    // A queue is split when long, or, shorter, when a thread has nothing to run (idlers_ counts
+    // threads that found no piece they may take, even with pieces pooled: see run_pooled).
     bool should_split(std::size_t n) const {
-        return n >= 2 * task_squares_ || (idle_squares_ && n >= 2 * idle_squares_ &&
-                                          idlers_.load(std::memory_order_relaxed) > 0 &&
-                                          pooled_.load(std::memory_order_relaxed) == 0);
+        return n >= 2 * task_squares_ ||
+               (idle_squares_ && n >= 2 * idle_squares_ && idlers_.load(std::memory_order_relaxed) > 0);
     }
 
     void evaluate_here(Worker& w, int level) {
@@ -1623,16 +1657,24 @@ private:
         std::atomic<std::size_t>* left;  // the splitting task's pieces not finished yet
     };
 
-    // Runs a piece from the pool, if there is one: the most recently split, so a waiting thread
-    // takes the smaller pieces below the ones already running.
-    bool run_pooled() {
+    // Runs a piece from the pool, if there is one it may take: the most recently split, so a
+    // waiting thread takes the smaller pieces below the ones already running. A task waiting for
+    // its pieces (`own`, split from its queue of level `below`) takes its own, or another task's of
+    // a lower level: each piece a thread runs inside another is then of a lower level, so a thread
+    // holds at most one worker a level (before 2026-11-28 any piece: Golly's caterpillar.mc.gz
+    // nested 778 workers, 57 MB of frames, on 2 threads). A helper thread takes any.
+    bool run_pooled(int below = kMaxLevel + 1, const std::atomic<std::size_t>* own = nullptr) {
         if (pooled_.load(std::memory_order_acquire) == 0) return false;
-        Piece* p;
+        Piece* p = nullptr;
         {
             std::lock_guard lk(piece_m_);
-            if (pool_.empty()) return false;
-            p = pool_.back();
-            pool_.pop_back();
+            for (std::size_t i = pool_.size(); i-- > 0;)
+                if (pool_[i]->left == own || pool_[i]->level < below) {
+                    p = pool_[i];
+                    pool_.erase(pool_.begin() + static_cast<std::ptrdiff_t>(i));
+                    break;
+                }
+            if (!p) return false;
             pooled_.store(pool_.size(), std::memory_order_release);
         }
         p->span = run_piece(p->sq, p->n, p->level);
@@ -1675,7 +1717,7 @@ private:
             signal();
         }
         ps[pieces - 1].span = run_piece(ps[pieces - 1].sq, ps[pieces - 1].n, level);
-        help_until([&] { return left.load(std::memory_order_acquire) == 0; });
+        help_until([&] { return left.load(std::memory_order_acquire) == 0; }, level, &left);
         enter();
         w.waited += Seconds(Clock::now() - t0).count();
         double longest = 0;
@@ -1689,7 +1731,7 @@ private:
     // Runs pooled pieces until done(); a thread that finds none counts itself in idlers_ (which
     // lets running pieces split shorter queues for it) and waits in idle().
     template <class Done>
-    void help_until(Done done) {
+    void help_until(Done done, int below = kMaxLevel + 1, const std::atomic<std::size_t>* own = nullptr) {
         unsigned spins = 0;
         bool counted = false;
         for (;;) {
@@ -1697,7 +1739,7 @@ private:
             if (done()) break;
             if (pooled_.load(std::memory_order_acquire) != 0) {
                 if (counted) idlers_.fetch_sub(1, std::memory_order_relaxed), counted = false;
-                if (run_pooled()) {
+                if (run_pooled(below, own)) {
                     spins = 0;
                     continue;
                 }

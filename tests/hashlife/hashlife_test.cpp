@@ -234,6 +234,31 @@ TEST(HashlifeMemory, TheStoreDoublesAtEachCollectionUpToItsSoftLimit) {
     EXPECT_LE(property(*d, "bytes"), 3 << 20);
 }
 
+TEST(HashlifeMemory, AFullStoreStaysWithinItsBudgetTablesAndPagesIncluded) {
+    // A soup whose ash fills budgets of 6 and 8 MiB: the store's bytes (both arrays in whole
+    // pages, both tables, the mark bytes) stay within the budget, one thread or two. Before
+    // 2026-11-28 growing counted 8 table bytes a node where a power-of-two table takes up to 16,
+    // and the arrays before their rounding to pages: 10.6 MB in 8 MiB.
+    const Cells start = read_pattern("random:600x600:0.4:3").cells;
+    auto roomy = hashlife();
+    roomy->set_cells(start);
+    roomy->step(20000);
+    for (int threads : {1, 2})
+        for (std::int64_t mib : {6, 8}) {
+            SCOPED_TRACE(std::to_string(mib) + " MiB, " + std::to_string(threads) + " threads");
+            EngineOptions o;
+            o.max_bytes = mib << 20;
+            o.threads = threads;
+            auto e = hashlife("B3/S23", o);
+            e->set_cells(start);
+            e->step(20000);
+            EXPECT_CELLS(roomy->live_cells(), e->live_cells());
+            EXPECT_GT(property(*e, "collections"), 0);
+            EXPECT_LE(property(*e, "bytes"), o.max_bytes);
+            EXPECT_EQ(property(*e, "memory budget bytes"), o.max_bytes);
+        }
+}
+
 TEST(HashlifeMemory, APatternOverTheBudgetIsARuntimeErrorNotACrash) {
     EngineOptions tiny;
     tiny.max_bytes = 200 << 10;

@@ -180,6 +180,35 @@ TEST(HashlifeThreads, PiecesSplitForIdleThreadsGiveTheSameTrees) {
     EXPECT_GT(collections, 0) << "no collection during a parallel step";
 }
 
+// A task waiting for its pieces runs its own or those of a lower level, so each piece a thread runs
+// inside another is of a lower level: a thread holds at most one worker (frames, index batches) a
+// level. Before 2026-11-28 a waiting task ran any piece, nesting without bound: 778 workers with
+// 57 MB of frames on 2 threads for Golly's caterpillar.mc.gz, and 1598 here.
+TEST(HashlifeThreads, AThreadHoldsAWorkerALevelAtMost) {
+    const std::string dir = "/usr/share/golly/Patterns/HashLife/";
+    if (!std::filesystem::exists(dir + "hexadecimal.mc.gz")) GTEST_SKIP() << "Golly's patterns are not installed";
+    ReadLimits limits;
+    limits.list_tree_cells = false;
+    const Pattern p = read_pattern(dir + "hexadecimal.mc.gz", limits);
+    ASSERT_TRUE(p.tree);
+    const BoardPlan plan = plan_board(p, BoardOverrides{}, "hexadecimal.mc.gz");
+    for (int threads : {2, 4}) {
+        SCOPED_TRACE(std::to_string(threads) + " threads");
+        EngineOptions o;
+        o.threads = threads;
+        o.max_bytes = 512 << 20;
+        hashlife::Tuning t = racy(false);
+        t.idle_squares = 1;
+        auto many = hashlife::make_hashlife(plan.spec, o, t);
+        ASSERT_TRUE(many->load_quadtree(*p.tree));
+        many->step(4096);
+        // Levels 6 (the leaf kernel's) up to the root's, grown by two for the step.
+        const std::int64_t levels = property(*many, "root level") + 2 - 6 + 1;
+        EXPECT_GT(property(*many, "tasks"), 1000);
+        EXPECT_LE(property(*many, "workers"), threads * levels + 1);
+    }
+}
+
 TEST(HashlifeThreads, TasksOnOneThreadAreTheSameSteps) {
     // The task graph run serially (what measures its work and span) gives the same cells.
     hashlife::Tuning t = racy();
