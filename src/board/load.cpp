@@ -8,6 +8,9 @@
 #include <bit>
 #include <cstdlib>
 #include <new>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "core/huge_pages.hpp"
 #include "io/bands.hpp"
@@ -424,6 +427,11 @@ std::unique_ptr<Engine> OpenedBoard::create_engine(std::optional<EngineOptions> 
         throw named(e);  // e.g. cells beyond the plane cpu:hashlife runs
     }
     plan_.cells = {};
+#ifdef __GLIBC__
+    // The pattern's cells and the reader's buffers are freed now; without a trim glibc keeps their
+    // pages for the whole run (centipede.rle, 620 000 cells: 10 MB more resident than Golly).
+    ::malloc_trim(0);
+#endif
     return engine;
 }
 
