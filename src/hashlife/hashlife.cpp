@@ -114,6 +114,12 @@ thread_local Worker* tl_worker = nullptr;  // the worker of the task this thread
 
 constexpr std::size_t kHuge = std::size_t{2} << 20;
 
+// Bytes rounded up to whole pages: 4 KiB ones under 2 MiB, huge ones from 2 MiB on (what the pools
+// commit and the tables map).
+inline std::size_t in_pages(std::size_t bytes) {
+    return bytes < kHuge ? (bytes + 4095) / 4096 * 4096 : (bytes + kHuge - 1) / kHuge * kHuge;
+}
+
 // Maps fresh zero pages for memory about to be written all over, in one system call instead of a
 // page fault for each 4 KiB page at its first touch (issue 23): a fault costs ~15 us on the VMs
 // measured, the advice ~2 us a page, and a table or a small pool piece is written on every page
@@ -191,12 +197,12 @@ public:
     // The capacity grow(n) leaves: whole pages (4 KiB, or 2 MiB from 2 MiB on).
     std::size_t capacity_for(std::size_t n) const {
         if (n <= cap_) return cap_;
-        return rounded(n * sizeof(T)) / sizeof(T);
+        return in_pages(n * sizeof(T)) / sizeof(T);
     }
     // Grows to at least n elements, keeping the contents; new elements are zero.
     void grow(std::size_t n) {
         if (n <= cap_) return;
-        const std::size_t bytes = rounded(n * sizeof(T));
+        const std::size_t bytes = in_pages(n * sizeof(T));
         if (bytes > committed_) {
             char* from = Down ? region_->high() - bytes : region_->low() + committed_;
             region_->commit(from, bytes - committed_, region_->committed);
@@ -207,9 +213,6 @@ public:
     T& operator[](std::size_t i) const { return Down ? base_[-static_cast<std::ptrdiff_t>(i)] : base_[i]; }
 
 private:
-    static std::size_t rounded(std::size_t want) {
-        return want < kHuge ? (want + 4095) / 4096 * 4096 : (want + kHuge - 1) / kHuge * kHuge;
-    }
     Region* region_ = nullptr;
     T* base_ = nullptr;
     std::size_t cap_ = 0, committed_ = 0;
@@ -236,7 +239,7 @@ public:
             return;
         }
         release();
-        const std::size_t bytes = want < kHuge ? (want + 4095) / 4096 * 4096 : (want + kHuge - 1) / kHuge * kHuge;
+        const std::size_t bytes = in_pages(want);
         const std::size_t len = bytes < kHuge ? bytes : bytes + kHuge;
         void* m = ::mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (m == MAP_FAILED) throw std::bad_alloc();
