@@ -56,6 +56,8 @@ constexpr int kTaskRoot = 12;
 constexpr int kDefaultThreads = 8;
 // Free indices a worker takes from the store at a time in a parallel step.
 constexpr std::size_t kBatch = 64;
+// A worker fetches the free node (leaf) it will fill this many inserts ahead (prefetch_for_write).
+constexpr std::size_t kNext = 8;
 constexpr std::size_t kLine = 64;  // bytes in a cache line
 
 struct Leaf {
@@ -74,6 +76,17 @@ struct Node {
     std::uint32_t queued;  // queued for evaluation by the worker with this id (0: not queued)
 };
 static_assert(sizeof(Node) == 32);
+
+// Fetches p's line for writing: exclusive, so that a store or a compare-exchange to it need not
+// first take it from another core or the memory (GCC emits PREFETCHW for __builtin_prefetch(p, 1)
+// only with -mprfchw; CPUs without it take the instruction as a no-op).
+inline void prefetch_for_write(const void* p) {
+#if defined(__x86_64__) || defined(__i386__)
+    asm volatile("prefetchw %0" ::"m"(*static_cast<const char*>(p)));
+#else
+    __builtin_prefetch(p, 1);
+#endif
+}
 
 struct Interrupted {};
 struct Abort {};  // unwinds a task after another one failed or was interrupted
@@ -96,6 +109,7 @@ struct Frame {
     std::vector<Ref> keys;  // lookups of the current phase, 4 refs each
     std::vector<Ref> later;  // queued by other workers (parallel steps): evaluated here if still needed
     std::vector<std::uint64_t> hashes;
+    std::vector<std::size_t> missed;  // parallel lookups not found in the pipeline (insert_missed)
 };
 
 // One thread's evaluation state; the collector marks every worker's frames. In a parallel step
@@ -1084,6 +1098,7 @@ private:
     // `out` must be reachable by the collector (it is a frame's rec); unused entries are 0.
     void lookup_many(int level, Frame& f, Ref* out, std::size_t n) {
         f.hashes.resize(n);
+        f.missed.clear();  // (a lookup_many that threw may have left some)
         const Ref* k = f.keys.data();
         const std::size_t d = std::min(kAhead, n), h = d / 2;
         for (std::size_t i = 0; i < n + d; ++i) {
@@ -1095,8 +1110,39 @@ private:
                 if (const Ref s = ld(node_table_[f.hashes[i - h] & (node_slots_ - 1)])) __builtin_prefetch(&nodes_[s]);
             if (i >= d) {
                 const std::size_t m = i - d;
-                out[m] = node_hashed(f.hashes[m], level, k[4 * m], k[4 * m + 1], k[4 * m + 2], k[4 * m + 3]);
+                if (!par_) {
+                    out[m] = node_hashed(f.hashes[m], level, k[4 * m], k[4 * m + 1], k[4 * m + 2], k[4 * m + 3]);
+                } else if (!(out[m] = find_node(f.hashes[m], level, k[4 * m], k[4 * m + 1], k[4 * m + 2], k[4 * m + 3]))) {
+                    f.missed.push_back(m);
+                    prefetch_for_write(&node_table_[f.hashes[m] & (node_slots_ - 1)]);
+                }
             }
+        }
+        insert_missed(f, [&](std::size_t m) {
+            out[m] = node_par(f.hashes[m], level, k[4 * m], k[4 * m + 1], k[4 * m + 2], k[4 * m + 3]);
+        });
+    }
+
+    // A parallel step's lookups only find in the pipeline; the squares not found are made
+    // afterwards, their slots fetched for writing when the miss was seen. A new square is published
+    // with a locked compare-exchange, which waits for its slot's line: fetched for reading only, the
+    // line had to be taken over first (on 2 threads the compare-exchange held a fifth of
+    // lookup_many's samples on demonoid, a twentieth after). A square found missing may have been
+    // made meanwhile, by another worker or an earlier miss here: node_par finds it then.
+    template <class Make>
+    static void insert_missed(Frame& f, Make make) {
+        for (std::size_t m : f.missed) make(m);
+        f.missed.clear();
+    }
+
+    // The square's index, or 0 if the table has none (parallel steps: see insert_missed).
+    Ref find_node(std::uint64_t hash, int level, Ref a, Ref b, Ref c, Ref d) const {
+        const std::size_t mask = node_slots_ - 1;
+        for (std::size_t slot = hash & mask;; slot = (slot + 1) & mask) {
+            const Ref s = ld(node_table_[slot]);
+            if (s == 0) return 0;
+            const Node& n = nodes_[s];
+            if (n.kid[0] == a && n.kid[1] == b && n.kid[2] == c && n.kid[3] == d && n.level == level) return s;
         }
     }
 
@@ -1335,6 +1381,7 @@ private:
     // Finds or makes the leaves l[0..n) into out[0..n), as lookup_many does the nodes.
     void leaf_many(const Leaf* l, Frame& f, Ref* out, std::size_t n) {
         f.hashes.resize(n);
+        f.missed.clear();
         const std::size_t d = std::min(kAhead, n), h = d / 2;
         for (std::size_t i = 0; i < n + d; ++i) {
             if (i < n) {
@@ -1343,7 +1390,24 @@ private:
             }
             if (i >= h && i - h < n)
                 if (const Ref s = ld(leaf_table_[f.hashes[i - h] & (leaf_slots_ - 1)])) __builtin_prefetch(&leaves_[s]);
-            if (i >= d) out[i - d] = leaf_hashed(f.hashes[i - d], l[i - d]);
+            if (i >= d) {
+                const std::size_t m = i - d;
+                if (!par_) out[m] = leaf_hashed(f.hashes[m], l[m]);
+                else if (!(out[m] = find_leaf(f.hashes[m], l[m]))) {
+                    f.missed.push_back(m);
+                    prefetch_for_write(&leaf_table_[f.hashes[m] & (leaf_slots_ - 1)]);
+                }
+            }
+        }
+        insert_missed(f, [&](std::size_t m) { out[m] = leaf_par(f.hashes[m], l[m]); });
+    }
+
+    Ref find_leaf(std::uint64_t hash, const Leaf& l) const {
+        const std::size_t mask = leaf_slots_ - 1;
+        for (std::size_t slot = hash & mask;; slot = (slot + 1) & mask) {
+            const Ref s = ld(leaf_table_[slot]);
+            if (s == 0) return 0;
+            if (same_leaf(leaves_[s], l)) return s;
         }
     }
 
@@ -1571,6 +1635,7 @@ private:
                         if (w.nodes.empty()) break;
                         mine = w.nodes.back();
                         w.nodes.pop_back();
+                        if (w.nodes.size() >= kNext) prefetch_for_write(&nodes_[w.nodes[w.nodes.size() - kNext]]);
                         Node& n = nodes_[mine];
                         n = Node{};
                         n.kid[0] = a, n.kid[1] = b, n.kid[2] = c, n.kid[3] = d;
@@ -1603,6 +1668,7 @@ private:
                         if (w.leaves.empty()) break;
                         mine = w.leaves.back();
                         w.leaves.pop_back();
+                        if (w.leaves.size() >= kNext) prefetch_for_write(&leaves_[w.leaves[w.leaves.size() - kNext]]);
                         leaves_[mine] = l;
                     }
                     if (std::atomic_ref<Ref>(leaf_table_[slot]).compare_exchange_strong(s, mine, std::memory_order_acq_rel))
