@@ -320,6 +320,7 @@ public:
         threads_ = options.threads > 0 ? options.threads : std::min(usable_cores(), kDefaultThreads);
         if (threads_ > 1) threads_ = threads_that_fit(threads_);  // under ulimit -v
         always_tasks_ = tuning.always_tasks;
+        cut_for_ = tuning.cut_for > 0 ? tuning.cut_for : 0;
         task_squares_ = tuning.task_squares > 0 ? static_cast<std::size_t>(tuning.task_squares) : kTaskSquares;
         idle_squares_ = static_cast<std::size_t>(std::max(0, tuning.idle_squares));
         workers_.push_back(std::make_unique<Worker>());
@@ -480,6 +481,7 @@ public:
             {"leaf kernel", std::string(simd_ == 3 ? "avx512" : simd_ == 2 ? "avx2" : "baseline")},
             {"task squares", static_cast<std::int64_t>(task_squares_)},
             {"idle squares", static_cast<std::int64_t>(idle_squares_)},
+            {"cut for", static_cast<std::int64_t>(cut_for_ ? cut_for_ : std::max(threads_, 1))},
             {"parallel steps", parallel_steps_},
             {"tasks", tasks_.load()},
             {"idle splits", idle_splits_.load()},
@@ -1788,7 +1790,7 @@ private:
         // order's reuse of the squares that neighbours share, two a thread even out their lengths.
         // (Up to 16 pieces of at most a chunk, whatever the threads, made 2 threads slower than one
         // on every pattern measured: docs/hashlife.md, "Threads".)
-        const std::size_t parts = 2 * static_cast<std::size_t>(std::max(threads_, 1));
+        const std::size_t parts = 2 * static_cast<std::size_t>(cut_for_ ? cut_for_ : std::max(threads_, 1));
         const bool idle_split = n < 2 * task_squares_;
         if (idle_split) idle_splits_.fetch_add(1, std::memory_order_relaxed);
         const std::size_t piece = std::max<std::size_t>(idle_split ? idle_squares_ : task_squares_, (n + parts - 1) / parts);
@@ -2296,6 +2298,7 @@ private:
     bool helpers_refused_ = false;
     std::vector<std::thread> helpers_;      // joined by the destructor, before any member goes
     bool always_tasks_ = false;
+    int cut_for_ = 0;  // Tuning::cut_for
     bool par_ = false;  // a parallel section is running: the store is shared (node_par, leaf_par)
     bool tasks_ok_ = false;  // this step may open parallel sections (use_tasks())
     alignas(kLine) std::mutex store_m_;  // free lists and counts while par_

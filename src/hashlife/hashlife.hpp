@@ -37,6 +37,9 @@ struct Tuning {
     // Steps as tasks even on one thread (for large enough roots): the task graph run serially, for
     // its work and span (describe()) and for tests.
     bool always_tasks = false;
+    // Long queues are cut in two pieces for each of this many threads; 0: the threads that run.
+    // With always_tasks on one thread, the graph that many threads would run, for its work / span.
+    int cut_for = 0;
 };
 
 std::unique_ptr<Engine> make_hashlife(const BoardSpec& spec, const EngineOptions& options, const Tuning& tuning = {});

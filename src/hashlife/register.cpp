@@ -25,6 +25,9 @@ void register_hashlife_engines() {
         {"tasks", "run steps as tasks: auto (with more than one thread, on large roots), always (also on one thread: "
                   "measures the task graph's work and span)",
          {"auto", "always"}, 0, 0, "auto"},
+        {"cut-for", "parallel steps: cut long queues as for N threads, two pieces each (0: the threads that run; with "
+                    "tasks=always on one thread, the task graph N threads would run)",
+         {}, 0, 4096, "0"},
     };
     // What the store starts with; it grows inside the memory budget as the pattern needs.
     info.host_bytes = [](const BoardSpec&, const EngineOptions&) -> std::int64_t { return std::int64_t{1} << 20; };
@@ -36,6 +39,7 @@ void register_hashlife_engines() {
         tuning.task_squares = static_cast<int>(options.param_int("task-squares", 0));
         tuning.idle_squares = static_cast<int>(options.param_int("idle-squares", tuning.idle_squares));
         tuning.always_tasks = options.param("tasks", "auto") == "always";
+        tuning.cut_for = static_cast<int>(options.param_int("cut-for", 0));
         return make_hashlife(spec, options, tuning);
     });
 
