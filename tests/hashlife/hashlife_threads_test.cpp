@@ -32,6 +32,15 @@ std::int64_t property(const Engine& e, const std::string& key) {
     return -1;
 }
 
+const std::string kGolly = "/usr/share/golly/Patterns/HashLife/";
+
+// One of Golly's macrocells, read as a tree (its cells not listed).
+Pattern golly_tree(const std::string& file) {
+    ReadLimits limits;
+    limits.list_tree_cells = false;
+    return read_pattern(kGolly + file, limits);
+}
+
 // Many small tasks and a store that collects every few hundred kilobytes.
 hashlife::Tuning racy(bool tiny_store = true) {
     hashlife::Tuning t;
@@ -103,8 +112,7 @@ TEST(HashlifeThreads, SoupsMatchOneThreadAndTheReferenceWithCollectionsMidStep) 
 // engine's, whose equality with bgolly's golly_hashlife_test checks.
 TEST(HashlifeThreads, GollyPatternsGiveTheSameTreesAsOneThread) {
     register_builtin_engines();
-    const std::string dir = "/usr/share/golly/Patterns/HashLife/";
-    if (!std::filesystem::exists(dir + "metapixel-galaxy.mc.gz")) GTEST_SKIP() << "Golly's patterns are not installed";
+    if (!std::filesystem::exists(kGolly + "metapixel-galaxy.mc.gz")) GTEST_SKIP() << "Golly's patterns are not installed";
     struct Job {
         const char* file;
         std::int64_t gens;
@@ -112,9 +120,7 @@ TEST(HashlifeThreads, GollyPatternsGiveTheSameTreesAsOneThread) {
     for (const Job& j : {Job{"metapixel-galaxy.mc.gz", 4097}, Job{"broken-lines.mc", 100003},
                          Job{"hexadecimal.mc.gz", 1025}, Job{"catacryst.mc", 65537}}) {
         SCOPED_TRACE(j.file);
-        ReadLimits limits;
-        limits.list_tree_cells = false;
-        const Pattern p = read_pattern(dir + j.file, limits);
+        const Pattern p = golly_tree(j.file);
         ASSERT_TRUE(p.tree);
         const BoardPlan plan = plan_board(p, BoardOverrides{}, j.file);
         for (int threads : {2, 4}) {
@@ -144,13 +150,10 @@ TEST(HashlifeThreads, GollyPatternsGiveTheSameTreesAsOneThread) {
 // squares), pieces of two squares for idle threads, a store that is collected mid-step.
 TEST(HashlifeThreads, PiecesSplitForIdleThreadsGiveTheSameTrees) {
     register_builtin_engines();
-    const std::string dir = "/usr/share/golly/Patterns/HashLife/";
-    if (!std::filesystem::exists(dir + "metapixel-galaxy.mc.gz")) GTEST_SKIP() << "Golly's patterns are not installed";
+    if (!std::filesystem::exists(kGolly + "metapixel-galaxy.mc.gz")) GTEST_SKIP() << "Golly's patterns are not installed";
     std::int64_t idle_splits = 0, collections = 0;
     for (const auto& [file, gens] : {std::pair{"metapixel-galaxy.mc.gz", 4097}, std::pair{"hexadecimal.mc.gz", 1025}}) {
-        ReadLimits limits;
-        limits.list_tree_cells = false;
-        const Pattern p = read_pattern(dir + file, limits);
+        const Pattern p = golly_tree(file);
         ASSERT_TRUE(p.tree);
         const BoardPlan plan = plan_board(p, BoardOverrides{}, file);
         auto one = single();
@@ -185,11 +188,8 @@ TEST(HashlifeThreads, PiecesSplitForIdleThreadsGiveTheSameTrees) {
 // level. Before 2026-11-28 a waiting task ran any piece, nesting without bound: 778 workers with
 // 57 MB of frames on 2 threads for Golly's caterpillar.mc.gz, and 1598 here.
 TEST(HashlifeThreads, AThreadHoldsAWorkerALevelAtMost) {
-    const std::string dir = "/usr/share/golly/Patterns/HashLife/";
-    if (!std::filesystem::exists(dir + "hexadecimal.mc.gz")) GTEST_SKIP() << "Golly's patterns are not installed";
-    ReadLimits limits;
-    limits.list_tree_cells = false;
-    const Pattern p = read_pattern(dir + "hexadecimal.mc.gz", limits);
+    if (!std::filesystem::exists(kGolly + "hexadecimal.mc.gz")) GTEST_SKIP() << "Golly's patterns are not installed";
+    const Pattern p = golly_tree("hexadecimal.mc.gz");
     ASSERT_TRUE(p.tree);
     const BoardPlan plan = plan_board(p, BoardOverrides{}, "hexadecimal.mc.gz");
     for (int threads : {2, 4}) {
@@ -230,12 +230,9 @@ TEST(HashlifeThreads, TasksOnOneThreadAreTheSameSteps) {
 
 // The task graph as 16 threads would cut it (--param cut-for=16), run on one thread for its work /
 // span (the projection to many cores): the same trees from other pieces.
-TEST(HashlifeThreads, TheGraphCutForMoreThreadsIsTheSameStepInMorePieces) {
-    const std::string dir = "/usr/share/golly/Patterns/HashLife/";
-    if (!std::filesystem::exists(dir + "hexadecimal.mc.gz")) GTEST_SKIP() << "Golly's patterns are not installed";
-    ReadLimits limits;
-    limits.list_tree_cells = false;
-    const Pattern p = read_pattern(dir + "hexadecimal.mc.gz", limits);
+TEST(HashlifeThreads, TheGraphCutForMoreThreadsIsTheSameStepInOtherPieces) {
+    if (!std::filesystem::exists(kGolly + "hexadecimal.mc.gz")) GTEST_SKIP() << "Golly's patterns are not installed";
+    const Pattern p = golly_tree("hexadecimal.mc.gz");
     ASSERT_TRUE(p.tree);
     const BoardPlan plan = plan_board(p, BoardOverrides{}, "hexadecimal.mc.gz");
     std::string tree[2];
