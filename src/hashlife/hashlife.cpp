@@ -320,7 +320,7 @@ public:
         threads_ = options.threads > 0 ? options.threads : std::min(usable_cores(), kDefaultThreads);
         if (threads_ > 1) threads_ = threads_that_fit(threads_);  // under ulimit -v
         always_tasks_ = tuning.always_tasks;
-        cut_for_ = tuning.cut_for > 0 ? tuning.cut_for : 0;
+        cut_for_ = std::max(0, tuning.cut_for);
         task_squares_ = tuning.task_squares > 0 ? static_cast<std::size_t>(tuning.task_squares) : kTaskSquares;
         idle_squares_ = static_cast<std::size_t>(std::max(0, tuning.idle_squares));
         workers_.push_back(std::make_unique<Worker>());
@@ -567,13 +567,34 @@ private:
 
     Ref leaf(const Leaf& l) { return leaf_hashed(leaf_hash(l), l); }
 
+    // Where a table's probe for a square stopped: its slot, and the square (0: an empty slot, where
+    // it would go).
+    struct Probe {
+        std::size_t slot;
+        Ref found;
+    };
+    Probe probe_leaf(std::uint64_t hash, const Leaf& l) const {
+        const std::size_t mask = leaf_slots_ - 1;
+        for (std::size_t slot = hash & mask;; slot = (slot + 1) & mask) {
+            const Ref s = ld(leaf_table_[slot]);
+            if (s == 0 || same_leaf(leaves_[s], l)) return {slot, s};
+        }
+    }
+    Probe probe_node(std::uint64_t hash, int level, Ref a, Ref b, Ref c, Ref d) const {
+        const std::size_t mask = node_slots_ - 1;
+        for (std::size_t slot = hash & mask;; slot = (slot + 1) & mask) {
+            const Ref s = ld(node_table_[slot]);
+            if (s == 0) return {slot, 0};
+            const Node& n = nodes_[s];
+            if (n.kid[0] == a && n.kid[1] == b && n.kid[2] == c && n.kid[3] == d && n.level == level) return {slot, s};
+        }
+    }
+
     Ref leaf_hashed(std::uint64_t hash, const Leaf& l) {
         if (par_) [[unlikely]]
             return leaf_par(hash, l);
-        const std::size_t mask = leaf_slots_ - 1;
-        std::size_t slot = hash & mask;
-        for (Ref s; (s = leaf_table_[slot]) != 0; slot = (slot + 1) & mask)
-            if (same_leaf(leaves_[s], l)) return s;
+        const auto [slot, found] = probe_leaf(hash, l);
+        if (found) return found;
         if (!leaf_free_ && leaf_top_ == leaves_.capacity()) {
             make_room(0, 1);
             return leaf_hashed(hash, l);  // the table may have been rebuilt
@@ -597,12 +618,8 @@ private:
     Ref node_hashed(std::uint64_t hash, int level, Ref a, Ref b, Ref c, Ref d) {
         if (par_) [[unlikely]]
             return node_par(hash, level, a, b, c, d);
-        const std::size_t mask = node_slots_ - 1;
-        std::size_t slot = hash & mask;
-        for (Ref s; (s = node_table_[slot]) != 0; slot = (slot + 1) & mask) {
-            const Node& n = nodes_[s];
-            if (n.kid[0] == a && n.kid[1] == b && n.kid[2] == c && n.kid[3] == d && n.level == level) return s;
-        }
+        const auto [slot, found] = probe_node(hash, level, a, b, c, d);
+        if (found) return found;
         if (!node_free_ && node_top_ == nodes_.capacity()) {
             make_room(1, 0);
             return node_hashed(hash, level, a, b, c, d);
@@ -1114,9 +1131,12 @@ private:
                 const std::size_t m = i - d;
                 if (!par_) {
                     out[m] = node_hashed(f.hashes[m], level, k[4 * m], k[4 * m + 1], k[4 * m + 2], k[4 * m + 3]);
-                } else if (!(out[m] = find_node(f.hashes[m], level, k[4 * m], k[4 * m + 1], k[4 * m + 2], k[4 * m + 3]))) {
-                    f.missed.push_back(m);
-                    prefetch_for_write(&node_table_[f.hashes[m] & (node_slots_ - 1)]);
+                } else {
+                    const Probe p = probe_node(f.hashes[m], level, k[4 * m], k[4 * m + 1], k[4 * m + 2], k[4 * m + 3]);
+                    if (!(out[m] = p.found)) {
+                        f.missed.push_back(m);
+                        prefetch_for_write(&node_table_[p.slot]);  // where the swap will go
+                    }
                 }
             }
         }
@@ -1135,17 +1155,6 @@ private:
     static void insert_missed(Frame& f, Make make) {
         for (std::size_t m : f.missed) make(m);
         f.missed.clear();
-    }
-
-    // The square's index, or 0 if the table has none (parallel steps: see insert_missed).
-    Ref find_node(std::uint64_t hash, int level, Ref a, Ref b, Ref c, Ref d) const {
-        const std::size_t mask = node_slots_ - 1;
-        for (std::size_t slot = hash & mask;; slot = (slot + 1) & mask) {
-            const Ref s = ld(node_table_[slot]);
-            if (s == 0) return 0;
-            const Node& n = nodes_[s];
-            if (n.kid[0] == a && n.kid[1] == b && n.kid[2] == c && n.kid[3] == d && n.level == level) return s;
-        }
     }
 
     // Evaluates frames_[level].todo (squares of level >= 6 without a result): afterwards each has one.
@@ -1395,22 +1404,13 @@ private:
             if (i >= d) {
                 const std::size_t m = i - d;
                 if (!par_) out[m] = leaf_hashed(f.hashes[m], l[m]);
-                else if (!(out[m] = find_leaf(f.hashes[m], l[m]))) {
+                else if (const Probe p = probe_leaf(f.hashes[m], l[m]); !(out[m] = p.found)) {
                     f.missed.push_back(m);
-                    prefetch_for_write(&leaf_table_[f.hashes[m] & (leaf_slots_ - 1)]);
+                    prefetch_for_write(&leaf_table_[p.slot]);
                 }
             }
         }
         insert_missed(f, [&](std::size_t m) { out[m] = leaf_par(f.hashes[m], l[m]); });
-    }
-
-    Ref find_leaf(std::uint64_t hash, const Leaf& l) const {
-        const std::size_t mask = leaf_slots_ - 1;
-        for (std::size_t slot = hash & mask;; slot = (slot + 1) & mask) {
-            const Ref s = ld(leaf_table_[slot]);
-            if (s == 0) return 0;
-            if (same_leaf(leaves_[s], l)) return s;
-        }
     }
 
     void unqueue(const Worker& w, Ref r) {
