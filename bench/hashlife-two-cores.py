@@ -25,7 +25,7 @@ import sys
 import tempfile
 import time
 
-SPIN = "import sys\nx = 0\nfor i in range(12_000_000): x += i * 7\n"
+SPIN = "x = 0\nfor i in range(12_000_000): x += i * 7\n"
 
 
 def main():

@@ -869,16 +869,10 @@ public:
             const Node& n = nodes_[i];
             if (!n.level) continue;
             ++nodes;
-            const std::size_t mask = node_slots_ - 1;
-            std::size_t slot = node_hash(n.level, n.kid[0], n.kid[1], n.kid[2], n.kid[3]) & mask;
-            Ref found = 0;
-            for (Ref s; (s = node_table_[slot]) != 0; slot = (slot + 1) & mask) {
-                const Node& m = nodes_[s];
-                if (std::memcmp(m.kid, n.kid, sizeof n.kid) == 0 && m.level == n.level) {
-                    found = s;
-                    break;
-                }
-            }
+            const Ref found =
+                probe_node(node_hash(n.level, n.kid[0], n.kid[1], n.kid[2], n.kid[3]), n.level, n.kid[0], n.kid[1],
+                           n.kid[2], n.kid[3])
+                    .found;
             if (found != i)
                 return "node " + std::to_string(i) + " (level " + std::to_string(n.level) + ") found as " +
                        std::to_string(found);
@@ -891,14 +885,7 @@ public:
         for (std::size_t i = 1; i < leaf_top_; ++i) {
             if (is_free[i]) continue;
             ++leaves;
-            const std::size_t mask = leaf_slots_ - 1;
-            std::size_t slot = leaf_hash(leaves_[i]) & mask;
-            Ref found = 0;
-            for (Ref s; (s = leaf_table_[slot]) != 0; slot = (slot + 1) & mask)
-                if (same_leaf(leaves_[s], leaves_[i])) {
-                    found = s;
-                    break;
-                }
+            const Ref found = probe_leaf(leaf_hash(leaves_[i]), leaves_[i]).found;
             if (found != i) return "leaf " + std::to_string(i) + " found as " + std::to_string(found);
         }
         if (nodes != node_count_ || leaves != leaf_count_)
