@@ -323,6 +323,7 @@ public:
         cut_for_ = std::max(0, tuning.cut_for);
         task_squares_ = tuning.task_squares > 0 ? static_cast<std::size_t>(tuning.task_squares) : kTaskSquares;
         idle_squares_ = static_cast<std::size_t>(std::max(0, tuning.idle_squares));
+        parallel_gc_min_ = static_cast<std::size_t>(std::max<std::int64_t>(0, tuning.parallel_gc_squares));
         workers_.push_back(std::make_unique<Worker>());
         if (spec.topology != Topology::unbounded)
             throw std::invalid_argument("cpu:hashlife runs only the unbounded plane");
@@ -650,27 +651,27 @@ private:
         node_table_.reset(cap);
         node_slots_ = cap;
         const std::size_t mask = node_slots_ - 1;
+        const std::size_t team = gc_team();
         // The nodes are read in order (the hardware prefetcher follows); their slots are random,
-        // so each is hashed and its slot prefetched kAhead nodes before it is written.
-        std::size_t ring[kAhead];
-        auto hash_of = [&](std::size_t i) -> std::size_t {
-            const Node& n = nodes_[i];
-            if (!n.level) return ~std::size_t{0};
-            const std::size_t slot = node_hash(n.level, n.kid[0], n.kid[1], n.kid[2], n.kid[3]) & mask;
-            __builtin_prefetch(&node_table_[slot], 1);
-            return slot;
-        };
-        const std::size_t top = node_top_;
-        for (std::size_t i = 1; i < top + kAhead; ++i) {
-            if (i > kAhead) {  // node i - kAhead, whose slot is in the ring where node i's goes
-                std::size_t slot = ring[i % kAhead];
-                if (slot != ~std::size_t{0}) {
-                    while (node_table_[slot]) slot = (slot + 1) & mask;
-                    node_table_[slot] = static_cast<Ref>(i - kAhead);
+        // so each is hashed and its slot prefetched kAhead nodes before it is written. With a
+        // team, each thread inserts a range of the nodes, claiming empty slots by compare-exchange.
+        run_ranges(node_top_, team, [&](std::size_t, std::size_t lo, std::size_t hi) {
+            std::size_t ring[kAhead];
+            auto hash_of = [&](std::size_t i) -> std::size_t {
+                const Node& n = nodes_[i];
+                if (!n.level) return ~std::size_t{0};
+                const std::size_t slot = node_hash(n.level, n.kid[0], n.kid[1], n.kid[2], n.kid[3]) & mask;
+                __builtin_prefetch(&node_table_[slot], 1);
+                return slot;
+            };
+            for (std::size_t i = lo; i < hi + kAhead; ++i) {
+                if (i >= lo + kAhead) {  // node i - kAhead, whose slot is in the ring where node i's goes
+                    std::size_t slot = ring[i % kAhead];
+                    if (slot != ~std::size_t{0}) claim_slot(node_table_, slot, mask, static_cast<Ref>(i - kAhead), team > 1);
                 }
+                if (i < hi) ring[i % kAhead] = hash_of(i);
             }
-            if (i < top) ring[i % kAhead] = hash_of(i);
-        }
+        });
     }
 
     void rebuild_leaf_table(std::size_t cap) {
@@ -679,12 +680,83 @@ private:
         const std::size_t mask = leaf_slots_ - 1;
         std::vector<bool> is_free(leaf_top_, false);
         for (Ref f = leaf_free_; f; std::memcpy(&f, leaves_[f].row, sizeof(Ref))) is_free[f] = true;
-        for (std::size_t i = 1; i < leaf_top_; ++i) {
-            if (is_free[i]) continue;
-            std::size_t slot = leaf_hash(leaves_[i]) & mask;
-            while (leaf_table_[slot]) slot = (slot + 1) & mask;
-            leaf_table_[slot] = static_cast<Ref>(i);
+        const std::size_t team = gc_team();
+        run_ranges(leaf_top_, team, [&](std::size_t, std::size_t lo, std::size_t hi) {
+            for (std::size_t i = lo; i < hi; ++i)
+                if (!is_free[i]) claim_slot(leaf_table_, leaf_hash(leaves_[i]) & mask, mask, static_cast<Ref>(i), team > 1);
+        });
+    }
+
+    // Puts r in the first empty slot from `slot` on (a table being rebuilt: no square is there twice).
+    static void claim_slot(Table& t, std::size_t slot, std::size_t mask, Ref r, bool shared) {
+        if (!shared) {
+            while (t[slot]) slot = (slot + 1) & mask;
+            t[slot] = r;
+            return;
         }
+        for (;; slot = (slot + 1) & mask) {
+            Ref empty = 0;
+            if (!ld(t[slot]) && std::atomic_ref<Ref>(t[slot]).compare_exchange_strong(empty, r, std::memory_order_relaxed))
+                return;
+        }
+    }
+
+    // ---- the collector's team ----
+    //
+    // With --threads above 1 a collection or a table rebuild of a large store (at least
+    // parallel_gc_min_ squares) runs on threads_ threads: this one and threads started for each
+    // phase (a few tens of microseconds, against milliseconds of work), so that nothing spins or
+    // waits between collections. In a parallel step the other workers are parked meanwhile, their
+    // cores idle: serial, the world stood still for 1.0 s of the 3.1 s that Golly's
+    // caterpillar.mc.gz took to 1024 generations on 16 threads (0.34 s of 2.1 s now: a 16-core
+    // Xeon, 2026-11-28, docs/hashlife.md "Collections").
+    std::size_t gc_team() const {
+        return threads_ > 1 && node_top_ + leaf_top_ >= parallel_gc_min_ ? static_cast<std::size_t>(threads_) : 1;
+    }
+
+    // Runs part(p) for every p < parts on `team` threads (all on this one when team is 1, or when
+    // the system refuses a thread); the first exception is rethrown here once every thread is done.
+    template <class Part>
+    static void run_parts(std::size_t parts, std::size_t team, Part part) {
+        if (team <= 1 || parts <= 1) {
+            for (std::size_t p = 0; p < parts; ++p) part(p);
+            return;
+        }
+        std::atomic<std::size_t> next{0};
+        std::mutex m;
+        std::exception_ptr failed;
+        auto body = [&] {
+            try {
+                for (std::size_t p; (p = next.fetch_add(1)) < parts;) part(p);
+            } catch (...) {
+                std::lock_guard lk(m);
+                if (!failed) failed = std::current_exception();
+                next.store(parts);
+            }
+        };
+        std::vector<std::thread> extra;
+        extra.reserve(team);  // (no reallocation once a thread runs)
+        for (std::size_t t = 1; t < std::min(team, parts); ++t) {
+            try {
+                extra.emplace_back(body);
+            } catch (const std::system_error&) {
+                break;  // fewer threads: the parts are the same
+            }
+        }
+        body();
+        for (auto& t : extra) t.join();
+        if (failed) std::rethrow_exception(failed);
+    }
+    // fn(p, lo, hi) for the ranges p < ranges(team) of [1, top), in order, four a thread.
+    static std::size_t ranges(std::size_t team) { return team > 1 ? 4 * team : 1; }
+    template <class Fn>
+    static void run_ranges(std::size_t top, std::size_t team, Fn fn) {
+        const std::size_t parts = ranges(team);
+        const std::size_t n = top > 1 ? top - 1 : 0, each = (n + parts - 1) / parts;
+        run_parts(parts, team, [&](std::size_t p) {
+            const std::size_t lo = std::min(top, 1 + p * each), hi = std::min(top, lo + each);
+            fn(p, lo, hi);
+        });
     }
 
     // Room for `nodes` more nodes and `leaves` more leaves without a collection: grows the arrays
@@ -752,6 +824,45 @@ private:
         return node_count_ * 16 > nodes_.capacity() * 15 || leaf_count_ * 16 > leaves_.capacity() * 15;
     }
 
+    // Marks square r (unless marked) and stacks what it keeps alive: its children, and with
+    // keep_results its results. Marks are shared by the collector's team (see collect).
+    void mark_one(Ref r, std::vector<Ref>& todo, bool keep_results) {
+        Node& n = nodes_[r];
+        if (ld(n.mark)) return;
+        st(n.mark, std::uint8_t{1});
+        if (n.level == kLeafLevel + 1) {
+            for (Ref k : n.kid) st(leaf_mark_[k], std::uint8_t{1});
+        } else {
+            for (Ref k : n.kid) todo.push_back(k);
+        }
+        if (keep_results) {
+            if (n.res) todo.push_back(n.res);
+            if (n.tag == j_ + 1 && n.res_slow) todo.push_back(n.res_slow);
+        }
+    }
+    // Depth first from `todo`, but a square taken off the stack waits in a window of kMarkAhead
+    // squares, its line prefetched, before it is read: one dependent cache miss after another
+    // (before 2026-11-28) took 12% longer on a caterpillar-class run. Squares are stacked unread
+    // (a marked one is skipped when it leaves the window).
+    static constexpr std::size_t kMarkAhead = 16;
+    void mark_from(std::vector<Ref>& todo, bool keep_results) {
+        Ref window[kMarkAhead];
+        std::size_t in_window = 0, next = 0;
+        for (;;) {
+            while (in_window < kMarkAhead && !todo.empty()) {
+                const Ref r = todo.back();
+                todo.pop_back();
+                __builtin_prefetch(&nodes_[r]);
+                window[(next + in_window++) % kMarkAhead] = r;
+            }
+            if (in_window == 0) return;
+            const Ref r = window[next];
+            next = (next + 1) % kMarkAhead;
+            --in_window;
+            mark_one(r, todo, keep_results);
+        }
+    }
+
     // Mark and sweep. Roots: the pattern, the empty squares, the computation in progress
     // (protect_) and, with keep_results, every result reachable from them (what the next steps of
     // a run reuse). Freed slots go on free lists; indices of live squares never change.
@@ -789,58 +900,100 @@ private:
             if (n.tag == j_ + 1 && n.res_slow) push(n.res_slow);
         }
         leaf_mark_[empty_[kLeafLevel]] = 1;
-        while (!todo.empty()) {
-            const Ref r = todo.back();
-            todo.pop_back();
-            Node& n = nodes_[r];
-            if (n.mark) continue;
-            n.mark = 1;
-            if (n.level == kLeafLevel + 1) {
-                for (Ref k : n.kid) leaf_mark_[k] = 1;
-            } else {
-                for (Ref k : n.kid) push(k);
-            }
-            if (keep_results) {
-                if (n.res) push(n.res);
-                if (n.tag == j_ + 1 && n.res_slow) push(n.res_slow);
-            }
+        const std::size_t team = gc_team();
+        if (team == 1) {
+            mark_from(todo, keep_results);
+        } else {
+            // Breadth first until the frontier can be shared, then each thread marks depth first
+            // from its share. Marks are stored without a claim: two threads that reach one square
+            // at once both walk below it, which costs time, not correctness.
+            std::size_t head = 0;
+            while (head < todo.size() && todo.size() - head < 256 * team) mark_one(todo[head++], todo, keep_results);
+            run_parts(team, team, [&](std::size_t p) {
+                std::vector<Ref> mine;
+                for (std::size_t i = head + p; i < todo.size(); i += team) mine.push_back(todo[i]);
+                mark_from(mine, keep_results);
+            });
         }
-        // Results that point at squares about to be freed are forgotten.
-        for (std::size_t i = 1; i < node_top_; ++i) {
-            Node& n = nodes_[i];
-            if (!n.level || !n.mark) continue;
-            if (n.res && !nodes_[n.res].mark) n.res = 0;
-            if (n.tag && !nodes_[n.res_slow].mark) n.tag = 0, n.res_slow = 0;
-        }
-        node_free_ = 0;
-        node_free_count_ = 0;
-        node_count_ = 0;
-        for (std::size_t i = node_top_; i-- > 1;) {
+        // Results that point at squares about to be freed are forgotten (the result squares'
+        // lines prefetched kMarkAhead squares ahead; the nodes themselves are read in order).
+        run_ranges(node_top_, team, [&](std::size_t, std::size_t lo, std::size_t hi) {
+            for (std::size_t i = lo; i < hi; ++i) {
+                if (i + kMarkAhead < hi) {
+                    const Node& a = nodes_[i + kMarkAhead];
+                    if (a.mark) {
+                        if (a.res) __builtin_prefetch(&nodes_[a.res]);
+                        if (a.tag) __builtin_prefetch(&nodes_[a.res_slow]);
+                    }
+                }
+                Node& n = nodes_[i];
+                if (!n.level || !n.mark) continue;
+                if (n.res && !nodes_[n.res].mark) n.res = 0;
+                if (n.tag && !nodes_[n.res_slow].mark) n.tag = 0, n.res_slow = 0;
+            }
+        });
+        // The sweeps: each range's free squares chained in ascending order, the chains joined in
+        // the order of the ranges (the free lists come out as the serial sweep made them).
+        struct Chain {
+            Ref head = 0, tail = 0;
+            std::size_t free = 0, live = 0;
+        };
+        const std::size_t parts = ranges(team);
+        std::vector<Chain> chains(parts);
+        auto sweep = [&](std::size_t top, auto one) {
+            run_ranges(top, team, [&](std::size_t p, std::size_t lo, std::size_t hi) {
+                Chain c;
+                for (std::size_t i = hi; i-- > lo;) one(i, c);
+                chains[p] = c;
+            });
+        };
+        sweep(node_top_, [&](std::size_t i, Chain& c) {
             Node& n = nodes_[i];
             if (n.level && n.mark) {
                 n.mark = 0;
-                ++node_count_;
+                ++c.live;
             } else {
                 n = Node{};
-                n.kid[0] = node_free_;
-                node_free_ = static_cast<Ref>(i);
-                ++node_free_count_;
+                n.kid[0] = c.head;
+                if (!c.head) c.tail = static_cast<Ref>(i);
+                c.head = static_cast<Ref>(i);
+                ++c.free;
             }
+        });
+        node_free_ = 0;
+        node_free_count_ = 0;
+        node_count_ = 0;
+        for (std::size_t p = parts; p-- > 0;) {
+            const Chain& c = chains[p];
+            node_count_ += c.live;
+            if (!c.head) continue;
+            nodes_[c.tail].kid[0] = node_free_;
+            node_free_ = c.head;
+            node_free_count_ += c.free;
         }
-        leaf_free_ = 0;
-        leaf_free_count_ = 0;
-        leaf_count_ = 0;
-        for (std::size_t i = leaf_top_; i-- > 1;) {
+        sweep(leaf_top_, [&](std::size_t i, Chain& c) {
             if (leaf_mark_[i]) {
                 leaf_mark_[i] = 0;
-                ++leaf_count_;
+                ++c.live;
             } else {
                 Leaf& l = leaves_[i];
                 l = Leaf{};
-                std::memcpy(l.row, &leaf_free_, sizeof(Ref));
-                leaf_free_ = static_cast<Ref>(i);
-                ++leaf_free_count_;
+                std::memcpy(l.row, &c.head, sizeof(Ref));
+                if (!c.head) c.tail = static_cast<Ref>(i);
+                c.head = static_cast<Ref>(i);
+                ++c.free;
             }
+        });
+        leaf_free_ = 0;
+        leaf_free_count_ = 0;
+        leaf_count_ = 0;
+        for (std::size_t p = parts; p-- > 0;) {
+            const Chain& c = chains[p];
+            leaf_count_ += c.live;
+            if (!c.head) continue;
+            std::memcpy(leaves_[c.tail].row, &leaf_free_, sizeof(Ref));
+            leaf_free_ = c.head;
+            leaf_free_count_ += c.free;
         }
         rebuild_node_table(node_slots_);
         rebuild_leaf_table(leaf_slots_);
@@ -2273,6 +2426,7 @@ private:
     std::vector<std::unique_ptr<Worker>> workers_;  // workers_[0] also runs the single-threaded steps
     int threads_ = 1;
     std::size_t task_squares_ = kTaskSquares, idle_squares_ = 0;
+    std::size_t parallel_gc_min_ = 0;  // Tuning::parallel_gc_squares
     alignas(kLine) std::mutex pool_m_;
     std::vector<Worker*> idle_;  // workers_ not in use by a task (parallel steps)
     alignas(kLine) std::mutex piece_m_;

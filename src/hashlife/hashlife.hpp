@@ -40,6 +40,9 @@ struct Tuning {
     // Long queues are cut in two pieces for each of this many threads; 0: the threads that run.
     // With always_tasks on one thread, the graph that many threads would run, for its work / span.
     int cut_for = 0;
+    // With more than one thread, collections and table rebuilds of a store of at least this many
+    // squares (nodes and leaves) run on the threads (tests lower it to 0).
+    std::int64_t parallel_gc_squares = std::int64_t{1} << 18;
 };
 
 std::unique_ptr<Engine> make_hashlife(const BoardSpec& spec, const EngineOptions& options, const Tuning& tuning = {});

@@ -41,10 +41,11 @@ Pattern golly_tree(const std::string& file) {
     return read_pattern(kGolly + file, limits);
 }
 
-// Many small tasks and a store that collects every few hundred kilobytes.
+// Many small tasks and a store that collects every few hundred kilobytes, on the threads.
 hashlife::Tuning racy(bool tiny_store = true) {
     hashlife::Tuning t;
     t.task_squares = 2;
+    t.parallel_gc_squares = 0;  // every collection and table rebuild on the threads
     if (tiny_store) t.initial_bytes = t.soft_limit_bytes = 256 << 10;
     return t;
 }
