@@ -323,7 +323,7 @@ public:
         cut_for_ = std::max(0, tuning.cut_for);
         task_squares_ = tuning.task_squares > 0 ? static_cast<std::size_t>(tuning.task_squares) : kTaskSquares;
         idle_squares_ = static_cast<std::size_t>(std::max(0, tuning.idle_squares));
-        parallel_gc_min_ = static_cast<std::size_t>(std::max<std::int64_t>(0, tuning.parallel_gc_squares));
+        gc_squares_ = static_cast<std::size_t>(std::max<std::int64_t>(0, tuning.gc_squares_per_thread));
         workers_.push_back(std::make_unique<Worker>());
         if (spec.topology != Topology::unbounded)
             throw std::invalid_argument("cpu:hashlife runs only the unbounded plane");
@@ -703,15 +703,19 @@ private:
 
     // ---- the collector's team ----
     //
-    // With --threads above 1 a collection or a table rebuild of a large store (at least
-    // parallel_gc_min_ squares) runs on threads_ threads: this one and threads started for each
-    // phase (a few tens of microseconds, against milliseconds of work), so that nothing spins or
-    // waits between collections. In a parallel step the other workers are parked meanwhile, their
+    // With --threads above 1 a collection or a table rebuild of a large store runs on up to
+    // threads_ threads, one for each gc_squares_ squares (nodes and leaves) in use: this one and
+    // threads started for each phase, so that nothing spins or waits between collections. Starting
+    // and joining a thread costs about 56 us on dev-epyc; 15 of them for every phase of a small
+    // store made Golly's metapixel-galaxy 0.91x as fast on 16 threads. In a parallel step the other workers are parked meanwhile, their
     // cores idle: serial, the world stood still for 1.0 s of the 3.1 s that Golly's
     // caterpillar.mc.gz took to 1024 generations on 16 threads (0.34 s of 2.1 s now: a 16-core
     // Xeon, 2026-11-28, docs/hashlife.md "Collections").
     std::size_t gc_team() const {
-        return threads_ > 1 && node_top_ + leaf_top_ >= parallel_gc_min_ ? static_cast<std::size_t>(threads_) : 1;
+        const auto threads = static_cast<std::size_t>(threads_);
+        if (threads <= 1) return 1;
+        if (gc_squares_ == 0) return threads;
+        return std::clamp<std::size_t>((node_top_ + leaf_top_) / gc_squares_, 1, threads);
     }
 
     // Runs part(p) for every p < parts on `team` threads (all on this one when team is 1, or when
@@ -2426,7 +2430,7 @@ private:
     std::vector<std::unique_ptr<Worker>> workers_;  // workers_[0] also runs the single-threaded steps
     int threads_ = 1;
     std::size_t task_squares_ = kTaskSquares, idle_squares_ = 0;
-    std::size_t parallel_gc_min_ = 0;  // Tuning::parallel_gc_squares
+    std::size_t gc_squares_ = 0;  // Tuning::gc_squares_per_thread
     alignas(kLine) std::mutex pool_m_;
     std::vector<Worker*> idle_;  // workers_ not in use by a task (parallel steps)
     alignas(kLine) std::mutex piece_m_;

@@ -40,9 +40,10 @@ struct Tuning {
     // Long queues are cut in two pieces for each of this many threads; 0: the threads that run.
     // With always_tasks on one thread, the graph that many threads would run, for its work / span.
     int cut_for = 0;
-    // With more than one thread, collections and table rebuilds of a store of at least this many
-    // squares (nodes and leaves) run on the threads (tests lower it to 0).
-    std::int64_t parallel_gc_squares = std::int64_t{1} << 18;
+    // With more than one thread, collections and table rebuilds run on a thread for each this many
+    // squares (nodes and leaves) in the store, up to the engine's threads (0: all of them, as the
+    // tests run them).
+    std::int64_t gc_squares_per_thread = std::int64_t{1} << 17;
 };
 
 std::unique_ptr<Engine> make_hashlife(const BoardSpec& spec, const EngineOptions& options, const Tuning& tuning = {});

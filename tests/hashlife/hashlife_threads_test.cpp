@@ -45,7 +45,7 @@ Pattern golly_tree(const std::string& file) {
 hashlife::Tuning racy(bool tiny_store = true) {
     hashlife::Tuning t;
     t.task_squares = 2;
-    t.parallel_gc_squares = 0;  // every collection and table rebuild on the threads
+    t.gc_squares_per_thread = 0;  // every collection and table rebuild on all the threads
     if (tiny_store) t.initial_bytes = t.soft_limit_bytes = 256 << 10;
     return t;
 }
