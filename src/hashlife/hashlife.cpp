@@ -703,19 +703,23 @@ private:
 
     // ---- the collector's team ----
     //
-    // With --threads above 1 a collection or a table rebuild of a large store runs on up to
-    // threads_ threads, one for each gc_squares_ squares (nodes and leaves) in use: this one and
-    // threads started for each phase, so that nothing spins or waits between collections. Starting
-    // and joining a thread costs about 56 us on dev-epyc; 15 of them for every phase of a small
-    // store made Golly's metapixel-galaxy 0.91x as fast on 16 threads. In a parallel step the other workers are parked meanwhile, their
-    // cores idle: serial, the world stood still for 1.0 s of the 3.1 s that Golly's
-    // caterpillar.mc.gz took to 1024 generations on 16 threads (0.34 s of 2.1 s now: a 16-core
-    // Xeon, 2026-11-28, docs/hashlife.md "Collections").
+    // With --threads above 1 a collection or a table rebuild of a large store runs on a thread for
+    // each gc_squares_ squares (nodes and leaves) in use, up to threads_: this one and threads
+    // started for each phase, so that nothing spins or waits between collections. In a parallel
+    // step the other workers are parked meanwhile, their cores idle: with one thread collecting,
+    // the world stood still for 1.0 s of the 3.1 s that Golly's caterpillar.mc.gz took to 1024
+    // generations on 16 threads of a Xeon (0.34 s of 2.1 s with the team). Starting and joining a
+    // thread costs about 56 us on dev-epyc: 15 of them for every phase of a small store made
+    // metapixel-galaxy 0.91x as fast on 16 threads. A team of fewer than kMinTeam collects on this
+    // thread alone: on dev-epyc's two cores a team of two made demonoid's two threads 0.91x as
+    // fast (docs/hashlife.md, "Threads", Collections).
+    static constexpr std::size_t kMinTeam = 4;
     std::size_t gc_team() const {
         const auto threads = static_cast<std::size_t>(threads_);
         if (threads <= 1) return 1;
-        if (gc_squares_ == 0) return threads;
-        return std::clamp<std::size_t>((node_top_ + leaf_top_) / gc_squares_, 1, threads);
+        if (gc_squares_ == 0) return threads;  // (the tests: every collection on all the threads)
+        const std::size_t team = std::min((node_top_ + leaf_top_) / gc_squares_, threads);
+        return team >= kMinTeam ? team : 1;
     }
 
     // Runs part(p) for every p < parts on `team` threads (all on this one when team is 1, or when
