@@ -955,6 +955,19 @@ private:
                 chains[p] = c;
             });
         };
+        // The chains joined, the last first: link(tail, next) points a chain's tail at the list after it.
+        auto join = [&](Ref& list, std::size_t& free_count, std::size_t& live_count, auto link) {
+            list = 0;
+            free_count = live_count = 0;
+            for (std::size_t p = parts; p-- > 0;) {
+                const Chain& c = chains[p];
+                live_count += c.live;
+                if (!c.head) continue;
+                link(c.tail, list);
+                list = c.head;
+                free_count += c.free;
+            }
+        };
         sweep(node_top_, [&](std::size_t i, Chain& c) {
             Node& n = nodes_[i];
             if (n.level && n.mark) {
@@ -968,17 +981,7 @@ private:
                 ++c.free;
             }
         });
-        node_free_ = 0;
-        node_free_count_ = 0;
-        node_count_ = 0;
-        for (std::size_t p = parts; p-- > 0;) {
-            const Chain& c = chains[p];
-            node_count_ += c.live;
-            if (!c.head) continue;
-            nodes_[c.tail].kid[0] = node_free_;
-            node_free_ = c.head;
-            node_free_count_ += c.free;
-        }
+        join(node_free_, node_free_count_, node_count_, [&](Ref tail, Ref next) { nodes_[tail].kid[0] = next; });
         sweep(leaf_top_, [&](std::size_t i, Chain& c) {
             if (leaf_mark_[i]) {
                 leaf_mark_[i] = 0;
@@ -992,17 +995,8 @@ private:
                 ++c.free;
             }
         });
-        leaf_free_ = 0;
-        leaf_free_count_ = 0;
-        leaf_count_ = 0;
-        for (std::size_t p = parts; p-- > 0;) {
-            const Chain& c = chains[p];
-            leaf_count_ += c.live;
-            if (!c.head) continue;
-            std::memcpy(leaves_[c.tail].row, &leaf_free_, sizeof(Ref));
-            leaf_free_ = c.head;
-            leaf_free_count_ += c.free;
-        }
+        join(leaf_free_, leaf_free_count_, leaf_count_,
+             [&](Ref tail, Ref next) { std::memcpy(leaves_[tail].row, &next, sizeof(Ref)); });
         rebuild_node_table(node_slots_);
         rebuild_leaf_table(leaf_slots_);
     }
