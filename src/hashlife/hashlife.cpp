@@ -324,6 +324,7 @@ public:
         task_squares_ = tuning.task_squares > 0 ? static_cast<std::size_t>(tuning.task_squares) : kTaskSquares;
         idle_squares_ = static_cast<std::size_t>(std::max(0, tuning.idle_squares));
         gc_squares_ = static_cast<std::size_t>(std::max<std::int64_t>(0, tuning.gc_squares_per_thread));
+        gc_team_ok_ = !memory_limits().address_space;
         workers_.push_back(std::make_unique<Worker>());
         if (spec.topology != Topology::unbounded)
             throw std::invalid_argument("cpu:hashlife runs only the unbounded plane");
@@ -486,6 +487,7 @@ public:
             {"parallel steps", parallel_steps_},
             {"tasks", tasks_.load()},
             {"idle splits", idle_splits_.load()},
+            {"collector threads", static_cast<std::int64_t>(gc_threads_)},
             {"parallel collections", parallel_collections_},
             {"workers", static_cast<std::int64_t>(workers_.size())},
             {"worker bytes", worker_bytes()},
@@ -652,6 +654,7 @@ private:
         node_slots_ = cap;
         const std::size_t mask = node_slots_ - 1;
         const std::size_t team = gc_team();
+        gc_threads_ = std::max(gc_threads_, team);
         // The nodes are read in order (the hardware prefetcher follows); their slots are random,
         // so each is hashed and its slot prefetched kAhead nodes before it is written. With a
         // team, each thread inserts a range of the nodes, claiming empty slots by compare-exchange.
@@ -681,6 +684,7 @@ private:
         std::vector<bool> is_free(leaf_top_, false);
         for (Ref f = leaf_free_; f; std::memcpy(&f, leaves_[f].row, sizeof(Ref))) is_free[f] = true;
         const std::size_t team = gc_team();
+        gc_threads_ = std::max(gc_threads_, team);
         run_ranges(leaf_top_, team, [&](std::size_t, std::size_t lo, std::size_t hi) {
             for (std::size_t i = lo; i < hi; ++i)
                 if (!is_free[i]) claim_slot(leaf_table_, leaf_hash(leaves_[i]) & mask, mask, static_cast<Ref>(i), team > 1);
@@ -712,11 +716,14 @@ private:
     // thread costs about 56 us on dev-epyc: 15 of them for every phase of a small store made
     // metapixel-galaxy 0.91x as fast on 16 threads. A team of fewer than kMinTeam collects on this
     // thread alone: on dev-epyc's two cores a team of two made demonoid's two threads 0.91x as
-    // fast (docs/hashlife.md, "Threads", Collections).
+    // fast (docs/hashlife.md, "Threads", Collections). Under an address-space limit (ulimit -v)
+    // there is no team: each new thread that allocates takes a malloc arena of its own, 64 MiB of
+    // address space that the memory budget does not count, and caterpillar.mc.gz on 4 threads
+    // under `ulimit -v 700000` ran out of memory.
     static constexpr std::size_t kMinTeam = 4;
     std::size_t gc_team() const {
         const auto threads = static_cast<std::size_t>(threads_);
-        if (threads <= 1) return 1;
+        if (threads <= 1 || !gc_team_ok_) return 1;
         if (gc_squares_ == 0) return threads;  // (the tests: every collection on all the threads)
         const std::size_t team = std::min((node_top_ + leaf_top_) / gc_squares_, threads);
         return team >= kMinTeam ? team : 1;
@@ -909,6 +916,7 @@ private:
         }
         leaf_mark_[empty_[kLeafLevel]] = 1;
         const std::size_t team = gc_team();
+        gc_threads_ = std::max(gc_threads_, team);
         if (team == 1) {
             mark_from(todo, keep_results);
         } else {
@@ -2429,6 +2437,8 @@ private:
     int threads_ = 1;
     std::size_t task_squares_ = kTaskSquares, idle_squares_ = 0;
     std::size_t gc_squares_ = 0;  // Tuning::gc_squares_per_thread
+    bool gc_team_ok_ = true;      // no address-space limit (gc_team)
+    std::size_t gc_threads_ = 1;  // the largest team a collection or rebuild ran on (describe())
     alignas(kLine) std::mutex pool_m_;
     std::vector<Worker*> idle_;  // workers_ not in use by a task (parallel steps)
     alignas(kLine) std::mutex piece_m_;

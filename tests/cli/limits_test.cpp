@@ -174,6 +174,29 @@ TEST_F(Limits, HashlifeThreadsFitAnAddressSpaceLimit) {
     }
 }
 
+// A store of 4 x 2^17 squares or more collects on a team of threads (docs/hashlife.md, "Threads"),
+// but not under an address-space limit: each team thread that allocates takes a malloc arena, 64
+// MiB of address space the budget does not count, and Golly's caterpillar.mc.gz on 4 threads under
+// `ulimit -v 700000` ran out of memory where the serial collector ran.
+TEST_F(Limits, HashlifeCollectsOnOneThreadUnderAnAddressSpaceLimit) {
+    const std::string demonoid = "/usr/share/golly/Patterns/HashLife/demonoid-c512-hashlife-friendly.mc.gz";
+    ASSERT_TRUE(std::filesystem::exists(demonoid)) << "make deps installs golly";
+    const std::string run = "run " + shell_quote(demonoid) + " -g 65536 --kernel cpu:hashlife --threads 4 --json ";
+    const CommandResult free =
+        test::run_command("cd " + shell_quote(dir.path()) + " && " + shell_quote(kCli) + " " + run + "-o free.mc");
+    ASSERT_EQ(free.exit_code, 0) << free.err;
+    const CommandResult limited = tl_ulimit(600000, run + "-o limited.mc");
+    ASSERT_EQ(limited.exit_code, 0) << limited.err;
+    for (const CommandResult* r : {&free, &limited}) {
+        auto js = parse_json(r->out, "run");
+        ASSERT_TRUE(js) << r->out;
+        const auto& engine = (*js)["engine"];
+        ASSERT_EQ(engine["threads"].get<int>(), 4);
+        EXPECT_EQ(engine["properties"]["collector_threads"].get<std::int64_t>(), r == &free ? 4 : 1);
+    }
+    EXPECT_EQ(test::read_text(dir.path() + "/free.mc"), test::read_text(dir.path() + "/limited.mc"));
+}
+
 // ---------------------------------------------------------------------------------------------
 // SIGTERM and SIGHUP stop a run as Ctrl+C does
 

@@ -102,6 +102,7 @@ TEST(HashlifeThreads, SoupsMatchOneThreadAndTheReferenceWithCollectionsMidStep) 
             }
             EXPECT_GT(property(*many, "parallel steps"), 0);
             mid_step_collections += property(*many, "parallel collections");
+            EXPECT_EQ(property(*many, "collector threads"), threads);  // the collections' team
             EXPECT_LE(property(*many, "bytes"), 8 << 20);
             EXPECT_EQ(many->describe().threads, threads);
         }
