@@ -43,4 +43,12 @@ int usable_cores();
 // limit. An engine that starts threads of its own starts no more.
 int threads_that_fit(int threads);
 
+// Call before starting threads. Under an address-space limit, glibc's malloc gives each thread
+// that allocates an arena of its own, reserving 64 MiB of address space apiece that no budget
+// counts: HashLife's three helpers on Golly's demonoid under `ulimit -v 400000` took the room the
+// store's budget had counted on ("out of memory" where one thread ran). Under that limit this
+// makes every thread allocate from the one arena (M_ARENA_MAX, 1); without the limit, or without
+// glibc, it does nothing. Returns whether the arenas are capped.
+bool share_malloc_arena_under_address_space_limit();
+
 }  // namespace tilelife

@@ -3,6 +3,9 @@
 #include "tilelife/memory.hpp"
 
 #include <fcntl.h>
+#if __has_include(<malloc.h>)
+#include <malloc.h>
+#endif
 #include <pthread.h>
 #include <sched.h>
 #include <sys/resource.h>
@@ -137,6 +140,17 @@ int threads_that_fit(int threads) {
     const std::optional<std::int64_t> address_space = soft_limit(RLIMIT_AS);
     if (threads <= 1 || !address_space) return threads;
     return static_cast<int>(std::min<std::int64_t>(threads, 1 + *address_space / 2 / thread_stack_bytes()));
+}
+
+bool share_malloc_arena_under_address_space_limit() {
+    if (!soft_limit(RLIMIT_AS)) return false;
+#ifdef M_ARENA_MAX
+    // Threads that already have an arena keep it; new ones share the main arena (sbrk), whose
+    // growth the limit counts as it happens rather than 64 MiB at a time.
+    return ::mallopt(M_ARENA_MAX, 1) == 1;
+#else
+    return false;
+#endif
 }
 
 std::string MemoryLimits::limited_by() const {

@@ -318,7 +318,10 @@ public:
         // a step has a queue long enough to share, so small jobs never start one (docs/hashlife.md,
         // "Threads").
         threads_ = options.threads > 0 ? options.threads : std::min(usable_cores(), kDefaultThreads);
-        if (threads_ > 1) threads_ = threads_that_fit(threads_);  // under ulimit -v
+        if (threads_ > 1) {  // under ulimit -v: no more threads than their stacks fit, no arena each
+            threads_ = threads_that_fit(threads_);
+            share_malloc_arena_under_address_space_limit();
+        }
         always_tasks_ = tuning.always_tasks;
         cut_for_ = std::max(0, tuning.cut_for);
         task_squares_ = tuning.task_squares > 0 ? static_cast<std::size_t>(tuning.task_squares) : kTaskSquares;
@@ -717,9 +720,9 @@ private:
     // metapixel-galaxy 0.91x as fast on 16 threads. A team of fewer than kMinTeam collects on this
     // thread alone: on dev-epyc's two cores a team of two made demonoid's two threads 0.91x as
     // fast (docs/hashlife.md, "Threads", Collections). Under an address-space limit (ulimit -v)
-    // there is no team: each new thread that allocates takes a malloc arena of its own, 64 MiB of
-    // address space that the memory budget does not count, and caterpillar.mc.gz on 4 threads
-    // under `ulimit -v 700000` ran out of memory.
+    // there is no team: its threads' stacks are not in the budget, and before the engine made
+    // threads share malloc's arena there, each took an arena of its own (64 MiB of address space):
+    // caterpillar.mc.gz on 4 threads under `ulimit -v 700000` ran out of memory.
     static constexpr std::size_t kMinTeam = 4;
     std::size_t gc_team() const {
         const auto threads = static_cast<std::size_t>(threads_);
