@@ -473,7 +473,7 @@ struct Board {
         PatternMeta m = meta;
         m.generation = generation();
         if (m.name.empty() && format == OutputFormat::plaintext) m.name = source.empty() ? path : source;
-        const BoardPlan plan{spec, {}, golly_offset};
+        const BoardPlan plan{spec, {}, golly_offset, {}};
         return locked_nogil([&] { return format_board(format, *engine, plan, m); });
     }
     std::string to_rle() { return formatted(OutputFormat::rle, {}); }
@@ -513,7 +513,7 @@ struct Board {
         PatternMeta m = meta;
         m.generation = generation();
         if (m.name.empty() && target.format == OutputFormat::plaintext) m.name = source.empty() ? path : source;
-        const BoardPlan plan{spec, {}, golly_offset};
+        const BoardPlan plan{spec, {}, golly_offset, {}};
         locked_nogil([&] { save_board(target, *engine, plan, m); });
     }
 };

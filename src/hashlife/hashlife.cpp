@@ -657,7 +657,6 @@ private:
         node_slots_ = cap;
         const std::size_t mask = node_slots_ - 1;
         const std::size_t team = gc_team();
-        gc_threads_ = std::max(gc_threads_, team);
         // The nodes are read in order (the hardware prefetcher follows); their slots are random,
         // so each is hashed and its slot prefetched kAhead nodes before it is written. With a
         // team, each thread inserts a range of the nodes, claiming empty slots by compare-exchange.
@@ -687,7 +686,6 @@ private:
         std::vector<bool> is_free(leaf_top_, false);
         for (Ref f = leaf_free_; f; std::memcpy(&f, leaves_[f].row, sizeof(Ref))) is_free[f] = true;
         const std::size_t team = gc_team();
-        gc_threads_ = std::max(gc_threads_, team);
         run_ranges(leaf_top_, team, [&](std::size_t, std::size_t lo, std::size_t hi) {
             for (std::size_t i = lo; i < hi; ++i)
                 if (!is_free[i]) claim_slot(leaf_table_, leaf_hash(leaves_[i]) & mask, mask, static_cast<Ref>(i), team > 1);
@@ -724,7 +722,13 @@ private:
     // threads share malloc's arena there, each took an arena of its own (64 MiB of address space):
     // caterpillar.mc.gz on 4 threads under `ulimit -v 700000` ran out of memory.
     static constexpr std::size_t kMinTeam = 4;
-    std::size_t gc_team() const {
+    // The team for the phase about to run, counted in gc_threads_.
+    std::size_t gc_team() {
+        const std::size_t team = team_size();
+        gc_threads_ = std::max(gc_threads_, team);
+        return team;
+    }
+    std::size_t team_size() const {
         const auto threads = static_cast<std::size_t>(threads_);
         if (threads <= 1 || !gc_team_ok_) return 1;
         if (gc_squares_ == 0) return threads;  // (the tests: every collection on all the threads)
@@ -919,7 +923,6 @@ private:
         }
         leaf_mark_[empty_[kLeafLevel]] = 1;
         const std::size_t team = gc_team();
-        gc_threads_ = std::max(gc_threads_, team);
         if (team == 1) {
             mark_from(todo, keep_results);
         } else {
