@@ -193,7 +193,8 @@ int malloc_arenas() {
 }
 
 // In a child process, under `ulimit -v` of `kib` (0: none), share_malloc_arena_...() and then
-// four threads that allocate at once: the exit code is the arenas added (at most 100).
+// four threads that allocate at once: the exit code is the arenas added (at most 100). (New threads
+// take the arenas of joined ones first: cli_tests starts no threads in its own process.)
 int arenas_four_threads_add(long kib) {
     const pid_t pid = ::fork();
     if (pid != 0) {
