@@ -46,9 +46,21 @@ public:
     Index add_node(int level, const std::array<Index, 4>& kids);
     // The root (0: no cells) and its level (leaf_level .. max_level).
     void set_root(Index root, int level);
+    // A producer that built the tree canonical says so: every index is reachable from the root, each
+    // distinct nonempty square appears once, no node has only empty children, and the indices are in
+    // Golly's macrocell order (depth first from the root, nw ne sw se, each square when first met,
+    // children first). The macrocell writer then writes the squares in index order instead of
+    // finding the shared ones again. add_leaf, add_node and set_root clear it.
+    void set_canonical() { canonical_ = true; }
+    bool canonical() const { return canonical_; }
 
     const std::vector<Node>& nodes() const { return nodes_; }
     const Node& node(Index i) const { return nodes_[i - 1]; }
+    // The level of square i >= 1, from an array of a byte a square: checking a new node's children
+    // reads it instead of their 32-byte nodes, scattered over a large tree.
+    int level_of(Index i) const { return levels_[i - 1]; }
+    // Room for n squares in all, so that building a large tree does not copy it as it grows.
+    void reserve(std::size_t n);
     Index root() const { return root_; }
     int level() const { return level_; }
     // Top-left cell of the root square.
@@ -82,8 +94,10 @@ public:
 
 private:
     std::vector<Node> nodes_;
+    std::vector<std::uint8_t> levels_;  // nodes_[i].level
     Index root_ = 0;
     int level_ = leaf_level;
+    bool canonical_ = false;
 };
 
 // The root level a tree of these cells needs: the smallest L >= min_level whose root square

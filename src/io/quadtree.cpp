@@ -27,6 +27,8 @@ Quadtree::Index Quadtree::add_leaf(std::uint64_t bits) {
     n.bits = bits;
     n.level = leaf_level;
     nodes_.push_back(n);
+    levels_.push_back(leaf_level);
+    canonical_ = false;
     return static_cast<Index>(nodes_.size());
 }
 
@@ -34,13 +36,20 @@ Quadtree::Index Quadtree::add_node(int level, const std::array<Index, 4>& kids) 
     if (level <= leaf_level || level > max_level) throw std::invalid_argument("quadtree: bad node level");
     if (nodes_.size() >= UINT32_MAX - 1) throw std::length_error("quadtree: too many nodes");
     for (Index k : kids)
-        if (k != 0 && (k > nodes_.size() || nodes_[k - 1].level != level - 1))
+        if (k != 0 && (k > nodes_.size() || levels_[k - 1] != level - 1))
             throw std::invalid_argument("quadtree: a child must be an earlier node of the level below");
     Node n;
     n.kids = kids;
     n.level = level;
     nodes_.push_back(n);
+    levels_.push_back(static_cast<std::uint8_t>(level));
+    canonical_ = false;
     return static_cast<Index>(nodes_.size());
+}
+
+void Quadtree::reserve(std::size_t n) {
+    nodes_.reserve(n);
+    levels_.reserve(n);
 }
 
 void Quadtree::set_root(Index root, int level) {
@@ -48,6 +57,7 @@ void Quadtree::set_root(Index root, int level) {
         throw std::invalid_argument("quadtree: bad root");
     root_ = root;
     level_ = level;
+    canonical_ = false;
 }
 
 Cell Quadtree::origin() const {

@@ -499,6 +499,40 @@ TEST(HashlifeCells, ExportedTreesAreGollysMinimalRoots) {
     EXPECT_CELLS(translated(kGlider, 25, 25), e->quadtree()->cells());
 }
 
+TEST(HashlifeCells, ExportedTreesAreCanonicalAndWriteAsTheSharedTreeWalkDoes) {
+    // The export says its tree is canonical (each distinct square once, in Golly's order), and the
+    // macrocell writer then writes its squares in index order. That text must be what the writer's
+    // walk finding shared squares gives: the glider as a lone 8x8 quarter (the root a leaf's
+    // centre), the glider far from where the root began, a soup and a gun with its stream.
+    struct Case {
+        Cells cells;
+        std::int64_t gens;
+    };
+    const std::vector<Case> cases = {{kGlider, 0},
+                                     {kGlider, 100},
+                                     {test::soup(60, 45, 0.4, 9, -31, 7), 77},
+                                     {test::united(kGun, test::soup(20, 20, 0.4, 3, 60, 60)), 333}};
+    for (const Case& c : cases) {
+        auto e = hashlife();
+        e->set_cells(c.cells);
+        e->step(c.gens);
+        const auto tree = e->quadtree();
+        ASSERT_TRUE(tree->canonical());
+        Quadtree walked = *tree;
+        walked.set_root(walked.root(), walked.level());  // says nothing about the tree any more
+        ASSERT_FALSE(walked.canonical());
+        const std::string text = format_macrocell(*tree, "B3/S23", c.gens);
+        EXPECT_EQ(text, format_macrocell(walked, "B3/S23", c.gens)) << c.gens;
+        EXPECT_CELLS(e->live_cells(), parse_pattern(text, "x.mc").tree->cells());
+    }
+    // Adding a square after the producer spoke clears it.
+    Quadtree t;
+    t.set_root(t.add_leaf(1), Quadtree::leaf_level);
+    t.set_canonical();
+    t.add_leaf(2);
+    EXPECT_FALSE(t.canonical());
+}
+
 // ---------------------------------------------------------------------------------------------
 // Registration and refusals
 
