@@ -50,7 +50,7 @@ void add_convert(CLI::App& app, int& exit_code) {
         // the other formats list the cells, within the reader's cell limit.
         const std::int64_t budget = default_memory_budget();
         const bool from_tree = target.format == OutputFormat::macrocell || target.format == OutputFormat::rle;
-        const Pattern p = read_source(PatternSource{*in, std::nullopt}, budget, !from_tree);
+        const Pattern p = read_source(PatternSource{*in, std::nullopt, std::nullopt}, budget, !from_tree);
         if (image) {
             // The pattern's own frame (the RLE header's box) and every live cell, black on white.
             Box area = unite(p.frame, p.bounding_box());

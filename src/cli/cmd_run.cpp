@@ -147,7 +147,7 @@ Job prepare(const RunSettings& s, bool gens_given) {
         };
         request.load_rows = band_loader();
     }
-    Job job{open_board(request)};
+    Job job{open_board(request), {}, {}, 0};
     const Pattern& pattern = job.board.pattern();
     job.pattern_json = pattern_json(s.source, pattern, job.board.population(), job.board.bounding_box());
     // A fresh run starts at the file's generation; a resumed one keeps the original run's start and
