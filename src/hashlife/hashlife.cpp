@@ -715,25 +715,29 @@ private:
     // the world stood still for 1.0 s of the 3.1 s that Golly's caterpillar.mc.gz took to 1024
     // generations on 16 threads of a Xeon (0.34 s of 2.1 s with the team). Starting and joining a
     // thread costs about 56 us on dev-epyc: 15 of them for every phase of a small store made
-    // metapixel-galaxy 0.91x as fast on 16 threads. A team of fewer than kMinTeam collects on this
-    // thread alone: on dev-epyc's two cores a team of two made demonoid's two threads 0.91x as
-    // fast (docs/hashlife.md, "Threads", Collections). Under an address-space limit (ulimit -v)
+    // metapixel-galaxy 0.91x as fast on 16 threads. A smaller team than kMinRebuildTeam rebuilds
+    // the tables on this thread alone: on dev-epyc's two cores a team of two for everything made
+    // demonoid's two threads 0.91x as fast, the rebuilds no faster. The mark and sweep take a
+    // team from kMinCollectTeam: two threads collecting caterpillar.mc.gz took 0.25-0.32 s against
+    // 0.44-0.48, and its runs on two threads were faster in 10 paired runs of 10 (1.03x; demonoid
+    // 1.02x, the eight other large macrocells 1.01x: docs/hashlife.md, "Threads", Collections).
+    // Under an address-space limit (ulimit -v)
     // there is no team: its threads' stacks are not in the budget, and before the engine made
     // threads share malloc's arena there, each took an arena of its own (64 MiB of address space):
     // caterpillar.mc.gz on 4 threads under `ulimit -v 700000` ran out of memory.
-    static constexpr std::size_t kMinTeam = 4;
+    static constexpr std::size_t kMinRebuildTeam = 4, kMinCollectTeam = 2;
     // The team for the phase about to run, counted in gc_threads_.
-    std::size_t gc_team() {
-        const std::size_t team = team_size();
+    std::size_t gc_team(std::size_t min_team = kMinRebuildTeam) {
+        const std::size_t team = team_size(min_team);
         gc_threads_ = std::max(gc_threads_, team);
         return team;
     }
-    std::size_t team_size() const {
+    std::size_t team_size(std::size_t min_team) const {
         const auto threads = static_cast<std::size_t>(threads_);
         if (threads <= 1 || !gc_team_ok_) return 1;
         if (gc_squares_ == 0) return threads;  // (the tests: every collection on all the threads)
         const std::size_t team = std::min((node_top_ + leaf_top_) / gc_squares_, threads);
-        return team >= kMinTeam ? team : 1;
+        return team >= min_team ? team : 1;
     }
 
     // Runs part(p) for every p < parts on `team` threads (all on this one when team is 1, or when
@@ -922,7 +926,7 @@ private:
             if (n.tag == j_ + 1 && n.res_slow) push(n.res_slow);
         }
         leaf_mark_[empty_[kLeafLevel]] = 1;
-        const std::size_t team = gc_team();
+        const std::size_t team = gc_team(kMinCollectTeam);
         if (team == 1) {
             mark_from(todo, keep_results);
         } else {

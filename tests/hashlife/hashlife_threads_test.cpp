@@ -110,6 +110,33 @@ TEST(HashlifeThreads, SoupsMatchOneThreadAndTheReferenceWithCollectionsMidStep) 
     }
 }
 
+// With the default minimum teams, two threads mark and sweep together (a team of two) but
+// rebuild the tables on one; the cells stay those of one thread and the reference. A team for every
+// store of at least one square makes every collection take the team there is.
+TEST(HashlifeThreads, TwoThreadsCollectTogetherMidStep) {
+    register_builtin_engines();
+    const Cells start = test::soup(96, 80, 0.4, 5, -40, 17);
+    hashlife::Tuning t;
+    t.task_squares = 2;
+    t.gc_squares_per_thread = 1;
+    t.initial_bytes = t.soft_limit_bytes = 256 << 10;
+    EngineOptions o;
+    o.threads = 2;
+    o.max_bytes = 8 << 20;
+    auto two = hashlife::make_hashlife(plane(), o, t);
+    auto ref = create_engine("cpu:reference", plane());
+    two->set_cells(start);
+    ref->set_cells(start);
+    for (std::int64_t n : {std::int64_t{1000}, std::int64_t{777}}) {
+        two->step(n);
+        ref->step(n);
+        EXPECT_CELLS(ref->live_cells(), two->live_cells());
+        ASSERT_EQ(hashlife::check_store(*two), "");
+    }
+    EXPECT_GE(property(*two, "parallel collections"), 1);
+    EXPECT_EQ(property(*two, "collector threads"), 2);
+}
+
 // Golly's HashLife patterns: the exported trees (what run -o writes) equal the single-threaded
 // engine's, whose equality with bgolly's golly_hashlife_test checks.
 TEST(HashlifeThreads, GollyPatternsGiveTheSameTreesAsOneThread) {
