@@ -487,5 +487,36 @@ TEST(FormatPacked, EmptyBoardAsGollyWritesIt) {
     EXPECT_EQ(format_plaintext(empty.rows(Cell{0, 0}), PatternMeta{"", 0, "e", {}, {}}), "!Name: e\n");
 }
 
+// Quadtree::bounding_box looks only along each side: the two quarters nearer a side hold its
+// extreme when either has cells. Trees of random soups at odd offsets and odd shapes, and a tree
+// that spells out empty squares (a file may) on every side, give the box of their cells.
+TEST(Quadtree, BoundingBoxIsTheBoxOfItsCells) {
+    for (const char* spec : {"random:1x1:1:1", "random:300x200:0.5:1", "random:1000x1000:0.001:2", "random:3x900:0.3:3",
+                             "random:900x3:0.3:4", "random:64x64:1:5", "random:17x33:0.05:6"}) {
+        for (const Cell off : {Cell{0, 0}, Cell{-501, 77}, Cell{12345, -98765}}) {
+            std::vector<Cell> c = read_pattern(spec).cells;
+            for (Cell& x : c) x = Cell{x.x + off.x, x.y + off.y};
+            if (c.empty()) continue;
+            EXPECT_EQ(Quadtree::from_cells(c).bounding_box(), bounding_box(c)) << spec << " +" << off.x << "," << off.y;
+        }
+    }
+    // Level 6: each quarter a level-5 square whose nearer quarters are spelled-out empty squares
+    // (nonzero, four empty children) and whose cells sit in one far leaf.
+    Quadtree t;
+    const Quadtree::Index empty4 = t.add_node(4, {0, 0, 0, 0});
+    const Quadtree::Index dot = t.add_leaf(std::uint64_t{1} << (3 * 8 + 5));  // row 3, column 5
+    const Quadtree::Index four = t.add_node(4, {0, 0, 0, dot});
+    const Quadtree::Index nw = t.add_node(5, {empty4, empty4, empty4, four});
+    const Quadtree::Index se = t.add_node(5, {four, empty4, empty4, empty4});
+    t.set_root(t.add_node(6, {nw, t.add_node(5, {empty4, 0, 0, 0}), 0, se}), 6);
+    EXPECT_EQ(t.bounding_box(), bounding_box(t.cells()));
+    // The root's top-left is (-32, -31); the dots at (16 + 8 + 5, 16 + 8 + 3) and 16 cells further.
+    EXPECT_EQ(t.bounding_box(), (Box{-3, -4, 17, 17}));
+    Quadtree none;
+    const Quadtree::Index nothing = none.add_node(4, {0, 0, 0, 0});
+    none.set_root(none.add_node(5, {nothing, 0, 0, nothing}), 5);
+    EXPECT_TRUE(none.bounding_box().empty());
+}
+
 }  // namespace
 }  // namespace tilelife::test
