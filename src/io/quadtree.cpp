@@ -103,10 +103,6 @@ std::vector<bool> nonempty_nodes(const std::vector<Quadtree::Node>& nodes, Quadt
     return live;
 }
 
-}  // namespace
-
-namespace {
-
 constexpr std::uint64_t kNoCells = UINT64_MAX;
 
 // The live cells' extreme offset along one side of square i, from its corner (side 0: the smallest
