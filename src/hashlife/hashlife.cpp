@@ -1731,49 +1731,44 @@ private:
         while ((leaf_count_ + want + leaves) * 2 > leaf_slots_) rebuild_leaf_table(leaf_slots_ * 2);
     }
 
-    // A batch of free indices for w (taken counts as used until returned).
-    bool take(Worker& w, bool leaf) {
-        std::lock_guard lk(store_m_);
-        if (leaf) {
-            if (leaves_.capacity() - leaf_top_ + leaf_free_count_ < kBatch || (leaf_count_ + kBatch) * 2 > leaf_slots_)
-                return false;
-            for (std::size_t i = 0; i < kBatch; ++i) {
-                Ref r;
-                if (leaf_free_) {
-                    r = leaf_free_;
-                    std::memcpy(&leaf_free_, leaves_[r].row, sizeof(Ref));
-                    --leaf_free_count_;
-                } else {
-                    r = static_cast<Ref>(leaf_top_++);
-                }
-                w.leaves.push_back(r);
-            }
-            leaf_count_ += kBatch;
-        } else {
-            if (nodes_.capacity() - node_top_ + node_free_count_ < kBatch || (node_count_ + kBatch) * 2 > node_slots_)
-                return false;
-            for (std::size_t i = 0; i < kBatch; ++i) {
-                Ref r;
-                if (node_free_) {
-                    r = node_free_;
-                    node_free_ = nodes_[r].kid[0];
-                    --node_free_count_;
-                } else {
-                    r = static_cast<Ref>(node_top_++);
-                }
-                w.nodes.push_back(r);
-            }
-            node_count_ += kBatch;
-        }
-        return true;
-    }
-
-    // Batches until w holds at least `nodes` and `leaves` free indices.
+    // Batches of free indices for w until it holds at least `nodes` and `leaves` (taken counts as
+    // used until returned), under one lock: none are taken (false) unless the arrays and the tables
+    // have room for all of them. A chunk of level 6 reserves up to 16 batches of leaves, taken
+    // before a batch at a time, each locked.
     bool take_all(Worker& w, std::size_t nodes, std::size_t leaves) {
-        while (w.nodes.size() < nodes)
-            if (!take(w, false)) return false;
-        while (w.leaves.size() < leaves)
-            if (!take(w, true)) return false;
+        const auto batches = [](std::size_t want, std::size_t have) {
+            return want > have ? (want - have + kBatch - 1) / kBatch * kBatch : 0;
+        };
+        const std::size_t n = batches(nodes, w.nodes.size()), l = batches(leaves, w.leaves.size());
+        if (!n && !l) return true;
+        std::lock_guard lk(store_m_);
+        if (nodes_.capacity() - node_top_ + node_free_count_ < n || (node_count_ + n) * 2 > node_slots_ ||
+            leaves_.capacity() - leaf_top_ + leaf_free_count_ < l || (leaf_count_ + l) * 2 > leaf_slots_)
+            return false;
+        for (std::size_t i = 0; i < n; ++i) {
+            Ref r;
+            if (node_free_) {
+                r = node_free_;
+                node_free_ = nodes_[r].kid[0];
+                --node_free_count_;
+            } else {
+                r = static_cast<Ref>(node_top_++);
+            }
+            w.nodes.push_back(r);
+        }
+        node_count_ += n;
+        for (std::size_t i = 0; i < l; ++i) {
+            Ref r;
+            if (leaf_free_) {
+                r = leaf_free_;
+                std::memcpy(&leaf_free_, leaves_[r].row, sizeof(Ref));
+                --leaf_free_count_;
+            } else {
+                r = static_cast<Ref>(leaf_top_++);
+            }
+            w.leaves.push_back(r);
+        }
+        leaf_count_ += l;
         return true;
     }
 
