@@ -1933,13 +1933,22 @@ private:
         Piece* p = nullptr;
         {
             std::lock_guard lk(piece_m_);
-            for (std::size_t i = pool_.size(); i-- > 0;)
-                if (pool_[i]->left == own || pool_[i]->level < below) {
-                    p = pool_[i];
-                    pool_.erase(pool_.begin() + static_cast<std::ptrdiff_t>(i));
-                    break;
-                }
-            if (!p) return false;
+            std::size_t at = pool_.size();
+            // A task waiting for its pieces runs its own first, from the end next to the piece it
+            // ran (pooled first); others take pieces from the far end of the queue (pooled last):
+            // each thread keeps to one side, so fewer neighbouring pieces lie on two cores.
+            if (own)
+                for (std::size_t i = 0; i < pool_.size() && at == pool_.size(); ++i)
+                    if (pool_[i]->left == own) at = i;
+            if (at == pool_.size())
+                for (std::size_t i = pool_.size(); i-- > 0;)
+                    if (pool_[i]->left == own || pool_[i]->level < below) {
+                        at = i;
+                        break;
+                    }
+            if (at == pool_.size()) return false;
+            p = pool_[at];
+            pool_.erase(pool_.begin() + static_cast<std::ptrdiff_t>(at));
             pooled_.store(pool_.size(), std::memory_order_release);
         }
         p->span = run_piece(p->sq, p->n, p->level);
