@@ -605,17 +605,26 @@ private:
             make_room(0, 1);
             return leaf_hashed(hash, l);  // the table may have been rebuilt
         }
-        Ref r;
-        if (leaf_free_) {
-            r = leaf_free_;
-            std::memcpy(&leaf_free_, leaves_[r].row, sizeof(Ref));
-            --leaf_free_count_;
-        } else {
-            r = static_cast<Ref>(leaf_top_++);
-        }
+        const Ref r = pop_leaf();
         leaves_[r] = l;
         leaf_table_[slot] = r;
         if (++leaf_count_ * 2 > leaf_slots_) rebuild_leaf_table(leaf_slots_ * 2);
+        return r;
+    }
+
+    // An unused index: the head of the free list, or the top of the array (which has room).
+    Ref pop_node() {
+        if (!node_free_) return static_cast<Ref>(node_top_++);
+        const Ref r = node_free_;
+        node_free_ = nodes_[r].kid[0];
+        --node_free_count_;
+        return r;
+    }
+    Ref pop_leaf() {
+        if (!leaf_free_) return static_cast<Ref>(leaf_top_++);
+        const Ref r = leaf_free_;
+        std::memcpy(&leaf_free_, leaves_[r].row, sizeof(Ref));
+        --leaf_free_count_;
         return r;
     }
 
@@ -630,14 +639,7 @@ private:
             make_room(1, 0);
             return node_hashed(hash, level, a, b, c, d);
         }
-        Ref r;
-        if (node_free_) {
-            r = node_free_;
-            node_free_ = nodes_[r].kid[0];
-            --node_free_count_;
-        } else {
-            r = static_cast<Ref>(node_top_++);
-        }
+        const Ref r = pop_node();
         Node& n = nodes_[r];
         n = Node{};
         n.kid[0] = a, n.kid[1] = b, n.kid[2] = c, n.kid[3] = d;
@@ -1745,29 +1747,9 @@ private:
         if (nodes_.capacity() - node_top_ + node_free_count_ < n || (node_count_ + n) * 2 > node_slots_ ||
             leaves_.capacity() - leaf_top_ + leaf_free_count_ < l || (leaf_count_ + l) * 2 > leaf_slots_)
             return false;
-        for (std::size_t i = 0; i < n; ++i) {
-            Ref r;
-            if (node_free_) {
-                r = node_free_;
-                node_free_ = nodes_[r].kid[0];
-                --node_free_count_;
-            } else {
-                r = static_cast<Ref>(node_top_++);
-            }
-            w.nodes.push_back(r);
-        }
+        for (std::size_t i = 0; i < n; ++i) w.nodes.push_back(pop_node());
         node_count_ += n;
-        for (std::size_t i = 0; i < l; ++i) {
-            Ref r;
-            if (leaf_free_) {
-                r = leaf_free_;
-                std::memcpy(&leaf_free_, leaves_[r].row, sizeof(Ref));
-                --leaf_free_count_;
-            } else {
-                r = static_cast<Ref>(leaf_top_++);
-            }
-            w.leaves.push_back(r);
-        }
+        for (std::size_t i = 0; i < l; ++i) w.leaves.push_back(pop_leaf());
         leaf_count_ += l;
         return true;
     }
