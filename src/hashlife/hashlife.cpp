@@ -686,7 +686,7 @@ private:
         std::size_t slot_[kAhead];
         Ref ref_[kAhead];
     };
-    std::uint64_t node_hash_of(const Node& n) const { return node_hash(n.level, n.kid[0], n.kid[1], n.kid[2], n.kid[3]); }
+    static std::uint64_t node_hash_of(const Node& n) { return node_hash(n.level, n.kid[0], n.kid[1], n.kid[2], n.kid[3]); }
 
     void rebuild_node_table(std::size_t cap) {
         node_table_.reset(cap);
@@ -1081,10 +1081,7 @@ public:
             const Node& n = nodes_[i];
             if (!n.level) continue;
             ++nodes;
-            const Ref found =
-                probe_node(node_hash(n.level, n.kid[0], n.kid[1], n.kid[2], n.kid[3]), n.level, n.kid[0], n.kid[1],
-                           n.kid[2], n.kid[3])
-                    .found;
+            const Ref found = probe_node(node_hash_of(n), n.level, n.kid[0], n.kid[1], n.kid[2], n.kid[3]).found;
             if (found != i)
                 return "node " + std::to_string(i) + " (level " + std::to_string(n.level) + ") found as " +
                        std::to_string(found);
