@@ -11,13 +11,13 @@
 
 namespace tilelife {
 
-// Asks the kernel for transparent huge pages over the not yet used capacity of a large vector
-// (call it right after reserve). Each 4 KiB page of a fresh allocation otherwise costs a page
-// fault when first written, and faults were the largest single cost of reading a big soup (~5,400
-// for 1.4M cells) on this project's VM. Only whole 2 MiB blocks inside the buffer are advised; a
+// Asks the kernel for transparent huge pages over the not yet used capacity of a large vector or
+// string (call it right after reserve). Each 4 KiB page of a fresh allocation otherwise costs a
+// page fault when first written, and faults were the largest single cost of reading a big soup
+// (~5,400 for 1.4M cells) on this project's VM. Only whole 2 MiB blocks inside the buffer are advised; a
 // kernel without THP (or with it off) ignores the advice.
-template <class T>
-void advise_huge_pages(const std::vector<T>& v) {
+template <class Buffer>  // a std::vector or std::string
+void advise_huge_pages(const Buffer& v) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
     constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
     const auto begin = reinterpret_cast<std::uintptr_t>(v.data() + v.size());

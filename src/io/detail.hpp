@@ -89,7 +89,13 @@ void append_macrocell_leaf(std::string& out, std::uint64_t bits);
 void append_macrocell_node(std::string& out, int level, const std::array<std::uint32_t, 4>& kids);
 
 bool is_gzip(std::string_view data);
-std::string gunzip(std::string_view data, const std::string& source, const ReadLimits& limits);
+// Decompressed gzip data, in memory of its own (huge pages when large).
+struct Inflated {
+    ZeroedBytes bytes;
+    std::size_t size = 0;
+    std::string_view text() const { return {static_cast<const char*>(bytes.data()), size}; }
+};
+Inflated gunzip(std::string_view data, const std::string& source, const ReadLimits& limits);
 
 // A macrocell node line by its level and its children's numbers: what both macrocell writers (from a
 // tree, src/io/macrocell.cpp; from rows, src/io/writers.cpp) key their tables of numbered nodes on, so

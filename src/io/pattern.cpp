@@ -97,9 +97,9 @@ Pattern parse_pattern(std::string_view text, const std::string& source, const Re
     if (static_cast<std::int64_t>(text.size()) > limits.max_file_bytes)
         io::fail(source, 0, "larger than the limit of " + std::to_string(limits.max_file_bytes) + " bytes");
     if (io::is_gzip(text)) {
-        const std::string plain = io::gunzip(text, source, limits);
-        if (io::is_gzip(plain)) io::fail(source, 0, "gzip data inside gzip data is not supported");
-        return parse_pattern(plain, source, limits, sink);
+        const io::Inflated plain = io::gunzip(text, source, limits);
+        if (io::is_gzip(plain.text())) io::fail(source, 0, "gzip data inside gzip data is not supported");
+        return parse_pattern(plain.text(), source, limits, sink);
     }
     return detect(text, source).read(text, source, limits, sink);
 }

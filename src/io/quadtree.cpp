@@ -3,6 +3,7 @@
 #include "tilelife/quadtree.hpp"
 
 #include <algorithm>
+#include <new>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -70,8 +71,12 @@ Cell Quadtree::origin() const {
 
 CellCount Quadtree::population() const {
     if (root_ == 0) return 0;
-    // Children come first: one pass in index order fills every node's count.
-    std::vector<CellCount> pop(root_ + 1, 0);
+    // Children come first: one pass in index order fills every node's count. The counts are in huge
+    // pages (ZeroedBytes): 12 MB for Golly's caterpillar.mc.gz, whose 4 KiB pages' faults cost more
+    // than the pass.
+    const ZeroedBytes counts((std::size_t{root_} + 1) * sizeof(CellCount));
+    if (!counts) throw std::bad_alloc();
+    CellCount* const pop = static_cast<CellCount*>(counts.data());
     for (Index i = 1; i <= root_; ++i) {
         const Node& n = nodes_[i - 1];
         if (n.level == leaf_level) {

@@ -253,6 +253,20 @@ TEST_F(Gzip, CompressedRleAndMacrocellAreDetectedByContent) {
     // Concatenated members decompress to the concatenated text, as with gunzip.
     const Pattern c = read_pattern(write("two.gz", gzip("#Life 1.06\n1 2\n") + gzip("3 4\n")));
     EXPECT_EQ(c.cells, cells({{1, 2}, {3, 4}}));
+    // The reader sizes its buffer by the last member's length (the gzip trailer): here it is far
+    // too small and must grow, several times, keeping what it holds.
+    std::string many = "#Life 1.06\n";
+    std::vector<Cell> want;
+    for (int i = 0; i < 40000; ++i) {
+        many += std::to_string(i) + " " + std::to_string(i % 7) + "\n";
+        want.push_back(Cell{i, i % 7});
+    }
+    want.push_back(Cell{-5, -6});
+    const Pattern d = read_pattern(write("grows.gz", gzip(many) + gzip("-5 -6\n")));
+    std::vector<Cell> got = d.cells;
+    std::sort(got.begin(), got.end());
+    std::sort(want.begin(), want.end());
+    EXPECT_EQ(got, want);
 }
 
 TEST_F(Gzip, TruncatedCorruptAndOversizedAreInputErrors) {
