@@ -28,6 +28,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "core/huge_pages.hpp"
 #include "hashlife/hashlife.hpp"
 #include "tilelife/error.hpp"
 #include "tilelife/memory.hpp"
@@ -2376,6 +2377,21 @@ private:
         return r;
     }
 
+    // The export's walks fetch a node's four quarters (and their entries in `ids`) before the first
+    // is visited: depth first, each quarter's square is a miss of its own, and the walks were most of
+    // writing caterpillar.mc.gz after a run.
+    void prefetch_square(Ref r, int level, const Quadtree::Index* node_ids, const Quadtree::Index* leaf_ids,
+                         bool leaf_rows) const {
+        if (is_empty(r, level)) return;
+        if (level == kLeafLevel) {
+            __builtin_prefetch(&leaf_ids[r]);
+            if (leaf_rows) __builtin_prefetch(&leaves_[r]);
+        } else {
+            __builtin_prefetch(&node_ids[r]);
+            __builtin_prefetch(&nodes_[r]);
+        }
+    }
+
     // The pattern as a shared Quadtree, its root the smallest of level >= 4 holding the cells
     // (what Golly writes after a run).
     Quadtree export_tree() const {
@@ -2391,36 +2407,75 @@ private:
         // Golly's caterpillar.mc.gz had run 1024 generations). The squares are added depth first,
         // nw ne sw se, each when first met, and the engine's squares are distinct: the tree is
         // canonical (Quadtree::set_canonical).
-        std::vector<Quadtree::Index> node_ids(node_top_, 0), leaf_node_ids(leaf_top_, 0);
-        // A first walk counts the squares (at most four quarters a leaf) so that the tree is
-        // reserved at once, in huge pages: grown as it was built, its copies and fresh pages made
-        // reading and writing caterpillar.mc.gz (--gens 0) take 0.319 s against 0.278. It marks
-        // the squares it met kSeen (a Quadtree's indices stay below UINT32_MAX - 1).
+        // In huge pages (ZeroedBytes): as vectors, their 4 KiB pages' faults took 36 ms after that run.
+        const ZeroedBytes node_mem(node_top_ * sizeof(Quadtree::Index)), leaf_mem(leaf_top_ * sizeof(Quadtree::Index));
+        if (!node_mem || !leaf_mem) throw std::bad_alloc();
+        Quadtree::Index* const node_ids = static_cast<Quadtree::Index*>(node_mem.data());
+        Quadtree::Index* const leaf_node_ids = static_cast<Quadtree::Index*>(leaf_mem.data());
+        // The tree is reserved at once, in huge pages: grown as it was built, its copies and fresh
+        // pages made reading and writing caterpillar.mc.gz (--gens 0) take 0.319 s against 0.278.
+        // What the store holds bounds it (at most four quarters a leaf, and a centre leaf's); only
+        // the pages written are ever touched, so a bound of up to kReserveAtMost squares is reserved
+        // as it is, and only a larger one (a long run's store can hold far more than its last
+        // generation) is replaced by a count: a first walk over the squares, which marks those it
+        // met kSeen (a Quadtree's indices stay below UINT32_MAX - 1) and took 45 ms of writing
+        // caterpillar.mc.gz after 1024 generations.
+        constexpr std::size_t kReserveAtMost = std::size_t{1} << 24;
         constexpr Quadtree::Index kSeen = UINT32_MAX;
-        std::size_t squares = 1;
+        std::size_t squares = node_count_ + 5 * leaf_count_ + 6;
         const auto count = [&](const auto& self, Ref r, int level) -> void {
             if (is_empty(r, level)) return;
             Quadtree::Index& seen = (level == kLeafLevel ? leaf_node_ids : node_ids)[r];
             if (seen) return;
             seen = kSeen;
             squares += level == kLeafLevel ? 5 : 1;
-            if (level > kLeafLevel)
-                for (Ref k : nodes_[r].kid) self(self, k, level - 1);
+            if (level > kLeafLevel) {
+                const Node& n = nodes_[r];
+                for (Ref k : n.kid) prefetch_square(k, level - 1, node_ids, leaf_node_ids, false);
+                for (Ref k : n.kid) self(self, k, level - 1);
+            }
         };
-        count(count, root_, level_);
+        if (squares > kReserveAtMost) {
+            squares = 1;
+            count(count, root_, level_);
+        }
         t.reserve(squares);
-        std::unordered_map<std::uint64_t, Quadtree::Index> leaf_ids;
+        // The distinct 8x8 quarters, in a flat open-addressed table kept at most half full (key 0,
+        // an empty quarter, marks a free slot): with std::unordered_map these lookups were 9% of
+        // reading and writing caterpillar.mc.gz. It grows as it fills: sized for the most there can be
+        // (four a leaf), its fresh pages cost more than the lookups.
+        using Slot = std::pair<std::uint64_t, Quadtree::Index>;
+        int shift = 52;
+        std::vector<Slot> leaf_ids(std::size_t{1} << (64 - shift));
+        std::size_t distinct = 0;
+        const auto home = [&shift](std::uint64_t bits) { return (bits * 0x9E3779B97F4A7C15ull) >> shift; };
         auto quarter = [&](std::uint64_t bits) -> Quadtree::Index {
             if (!bits) return 0;
-            auto [it, fresh] = leaf_ids.try_emplace(bits, 0);
-            if (fresh) it->second = t.add_leaf(bits);
-            return it->second;
+            std::size_t i = home(bits);
+            for (; leaf_ids[i].first != bits; i = (i + 1) & (leaf_ids.size() - 1))
+                if (leaf_ids[i].first == 0) {
+                    const Quadtree::Index id = t.add_leaf(bits);
+                    leaf_ids[i] = {bits, id};
+                    if (2 * ++distinct > leaf_ids.size()) {
+                        std::vector<Slot> old(std::size_t{2} << (64 - shift));
+                        old.swap(leaf_ids);
+                        --shift;
+                        for (const Slot& s : old)
+                            if (s.first) {
+                                std::size_t j = home(s.first);
+                                while (leaf_ids[j].first) j = (j + 1) & (leaf_ids.size() - 1);
+                                leaf_ids[j] = s;
+                            }
+                    }
+                    return id;
+                }
+            return leaf_ids[i].second;
         };
         // Recursion through a generic lambda (depth <= 63): no std::function call per square.
         const auto visit = [&](const auto& self, Ref r, int level) -> Quadtree::Index {
             if (is_empty(r, level)) return 0;
             Quadtree::Index& id = (level == kLeafLevel ? leaf_node_ids : node_ids)[r];
-            if (id != kSeen) return id;  // (every square the walk below can reach was seen)
+            if (id != 0 && id != kSeen) return id;
             std::array<Quadtree::Index, 4> k{};
             if (level == kLeafLevel) {
                 const Leaf& l = leaves_[r];
@@ -2432,6 +2487,7 @@ private:
                 }
             } else {
                 const Node& n = nodes_[r];
+                for (Ref kid : n.kid) prefetch_square(kid, level - 1, node_ids, leaf_node_ids, true);
                 for (int q = 0; q < 4; ++q) k[q] = self(self, n.kid[q], level - 1);
             }
             // (`id` still refers to the right entry: the arrays never grow here)
