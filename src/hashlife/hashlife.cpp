@@ -2444,32 +2444,44 @@ private:
         // an empty quarter, marks a free slot): with std::unordered_map these lookups were 9% of
         // reading and writing caterpillar.mc.gz. It grows as it fills: sized for the most there can be
         // (four a leaf), its fresh pages cost more than the lookups.
-        using Slot = std::pair<std::uint64_t, Quadtree::Index>;
+        // (ZeroedBytes: from 256 KiB up each size is a huge page or a few, not 4 KiB faults.)
+        struct Slot {
+            std::uint64_t bits;
+            Quadtree::Index id;
+        };
+        const auto slots_of = [](std::size_t n) {
+            ZeroedBytes b(n * sizeof(Slot));
+            if (!b) throw std::bad_alloc();
+            return b;
+        };
         int shift = 52;
-        std::vector<Slot> leaf_ids(std::size_t{1} << (64 - shift));
-        std::size_t distinct = 0;
+        std::size_t mask = (std::size_t{1} << (64 - shift)) - 1, distinct = 0;
+        ZeroedBytes table = slots_of(mask + 1);
+        Slot* leaf_ids = static_cast<Slot*>(table.data());
         const auto home = [&shift](std::uint64_t bits) { return (bits * 0x9E3779B97F4A7C15ull) >> shift; };
         auto quarter = [&](std::uint64_t bits) -> Quadtree::Index {
             if (!bits) return 0;
             std::size_t i = home(bits);
-            for (; leaf_ids[i].first != bits; i = (i + 1) & (leaf_ids.size() - 1))
-                if (leaf_ids[i].first == 0) {
+            for (; leaf_ids[i].bits != bits; i = (i + 1) & mask)
+                if (leaf_ids[i].bits == 0) {
                     const Quadtree::Index id = t.add_leaf(bits);
                     leaf_ids[i] = {bits, id};
-                    if (2 * ++distinct > leaf_ids.size()) {
-                        std::vector<Slot> old(std::size_t{2} << (64 - shift));
-                        old.swap(leaf_ids);
+                    if (2 * ++distinct > mask + 1) {
+                        ZeroedBytes old = std::exchange(table, slots_of(2 * (mask + 1)));
+                        const Slot* const from = static_cast<const Slot*>(old.data());
+                        leaf_ids = static_cast<Slot*>(table.data());
                         --shift;
-                        for (const Slot& s : old)
-                            if (s.first) {
-                                std::size_t j = home(s.first);
-                                while (leaf_ids[j].first) j = (j + 1) & (leaf_ids.size() - 1);
-                                leaf_ids[j] = s;
+                        for (std::size_t k = 0; k <= mask; ++k)
+                            if (from[k].bits) {
+                                std::size_t j = home(from[k].bits);
+                                while (leaf_ids[j].bits) j = (j + 1) & (2 * mask + 1);
+                                leaf_ids[j] = from[k];
                             }
+                        mask = 2 * mask + 1;
                     }
                     return id;
                 }
-            return leaf_ids[i].second;
+            return leaf_ids[i].id;
         };
         // Recursion through a generic lambda (depth <= 63): no std::function call per square.
         const auto visit = [&](const auto& self, Ref r, int level) -> Quadtree::Index {
