@@ -530,15 +530,24 @@ public:
         check_plane(box);
         // The store and its tables sized for the tree at once (at most one square of ours for each
         // of its squares of level 4 and up): grown as the import went, the tables were rebuilt at
-        // every doubling.
+        // every doubling. A tree that repeats squares may need less than that bound: if the bound
+        // is over the budget, the import grows the store as it goes (and stops only if the squares
+        // themselves do not fit).
         std::size_t want_nodes = 0, want_leaves = 0;
         for (const Quadtree::Node& n : t.nodes()) {
             want_nodes += n.level > kLeafLevel;
             want_leaves += n.level == kLeafLevel;
         }
-        make_room_for(want_nodes, want_leaves);
-        if ((node_count_ + want_nodes) * 2 > node_slots_) rebuild_node_table(std::bit_ceil(2 * (node_count_ + want_nodes)));
-        if ((leaf_count_ + want_leaves) * 2 > leaf_slots_) rebuild_leaf_table(std::bit_ceil(2 * (leaf_count_ + want_leaves)));
+        bool sized = true;
+        try {
+            make_room_for(want_nodes, want_leaves);
+        } catch (const RuntimeError&) {
+            sized = false;
+        }
+        if (sized && (node_count_ + want_nodes) * 2 > node_slots_)
+            rebuild_node_table(std::bit_ceil(2 * (node_count_ + want_nodes)));
+        if (sized && (leaf_count_ + want_leaves) * 2 > leaf_slots_)
+            rebuild_leaf_table(std::bit_ceil(2 * (leaf_count_ + want_leaves)));
         std::vector<Ref> memo(t.nodes().size() + 1, 0);
         // The tree's root of level L nests in the centre of ours: same placement (Golly's).
         Ref r;

@@ -453,6 +453,45 @@ TEST(HashlifeCells, RegionsAndSparseAccessMatchTheReference) {
     }
 }
 
+TEST(HashlifeMemory, ATreeThatRepeatsItsSquaresLoadsInTheBudgetOfItsDistinctOnes) {
+    // A full square of side 2^12 spelled out without sharing: every node and leaf its own copy,
+    // 4^8 level-4 squares and 5461 above. A store for as many squares (about 3 MiB with its
+    // tables) does not fit a budget of 1 MiB; the few distinct ones do, so the load sizes the
+    // store by them, not by the tree's count.
+    Quadtree t;
+    const auto build = [&](const auto& self, int level) -> Quadtree::Index {
+        if (level == Quadtree::leaf_level) return t.add_leaf(~std::uint64_t{0});
+        std::array<Quadtree::Index, 4> k{};
+        for (auto& q : k) q = self(self, level - 1);
+        return t.add_node(level, k);
+    };
+    t.set_root(build(build, 12), 12);
+    ASSERT_GT(t.nodes().size(), std::size_t{4} << 16);
+    hashlife::Tuning small;
+    small.initial_bytes = small.soft_limit_bytes = 256 << 10;
+    EngineOptions tight;
+    tight.max_bytes = 1 << 20;
+    tight.threads = 1;
+    auto e = hashlife("B3/S23", tight, small);
+    ASSERT_TRUE(e->load_quadtree(t));
+    EXPECT_EQ(e->population(), std::int64_t{1} << 24);
+    EXPECT_LE(property(*e, "bytes"), tight.max_bytes);
+    // The same square with its squares shared, in a roomy store: the same cells on.
+    Quadtree shared;
+    Quadtree::Index k = shared.add_leaf(~std::uint64_t{0});
+    for (int level = 4; level <= 12; ++level) k = shared.add_node(level, {k, k, k, k});
+    shared.set_root(k, 12);
+    auto f = hashlife();
+    ASSERT_TRUE(f->load_quadtree(shared));
+    e->step(5);
+    f->step(5);
+    EXPECT_EQ(e->population(), f->population());
+    const Box box = f->extent();
+    EXPECT_EQ(e->extent(), box);
+    const Box corner{box.x - 4, box.y - 4, 40, 40};
+    EXPECT_EQ(e->live_cells_in(corner), f->live_cells_in(corner));
+}
+
 TEST(HashlifeCells, TreesGoInAndOutWithoutListingCells) {
     // 2^40 live cells (a full square of side 2^20) and a far glider.
     Quadtree t;
