@@ -54,12 +54,14 @@ private:
     Compression compression_;
     Sync sync_;
     bool committed_ = false;
+    bool in_place_ = false;  // an existing target that is not a regular file, written where it is
     int slot_ = -1;  // its entry for remove_temporary_files(); -1: none
 };
 
 // Checks before any work that `path` can take an output file (the same checks OutputFile makes,
 // leaving nothing behind): InputError for a directory, RuntimeError when its directory cannot take
-// a new file. "-" always can.
+// a new file, or when an existing target that is not a regular file (a device, a FIFO) cannot be
+// written. "-" always can.
 void check_output_path(const std::string& path);
 
 // Removes the temporary file of every OutputFile not yet committed (at most 32 at a time are

@@ -1,7 +1,8 @@
 // OutputFile: the one atomic writer (temp file beside the target, rename; with Sync::yes fsync of the
-// file before and of the directory after), for text, gzip, and libraries that write through FILE* or a descriptor. Where the file
-// system allows, the temp file has no name until it is complete (O_TMPFILE): a process killed
-// outright (SIGKILL, the OOM killer, mpirun ending a job whose rank died) leaves nothing behind.
+// file before and of the directory after; a device or FIFO written in place), for text, gzip, and
+// libraries that write through FILE* or a descriptor. Where the file system allows, the temp file
+// has no name until it is complete (O_TMPFILE): a process killed outright (SIGKILL, the OOM killer,
+// mpirun ending a job whose rank died) leaves nothing behind.
 #include "tilelife/output_file.hpp"
 
 #include <fcntl.h>
@@ -111,6 +112,15 @@ OutputFile::OutputFile(std::string path, Compression compression, Sync sync)
 #endif
     if (standard_output()) {
         fd_ = STDOUT_FILENO;
+        return;
+    }
+    // An existing target that is not a regular file (a character device such as /dev/null, a
+    // FIFO, a socket) takes the bytes where it is: a temporary file renamed over it replaced it
+    // with a regular file (run as root, `-o /dev/null` made /dev/null a file of pattern text).
+    if (struct stat target {}; ::stat(path_.c_str(), &target) == 0 && !S_ISREG(target.st_mode)) {
+        fd_ = ::open(path_.c_str(), O_WRONLY | O_CLOEXEC);
+        if (fd_ < 0) fail("cannot open for writing", errno);
+        in_place_ = true;
         return;
     }
     fd_ = create_unnamed(path_);
@@ -228,6 +238,13 @@ void OutputFile::commit() {
         stream_ = nullptr;
         if (!ok || !closed) fail("write failed", err ? err : EIO);
     }
+    if (in_place_) {  // nothing to sync (a device or pipe) or rename
+        const int fd = fd_;
+        fd_ = -1;
+        if (::close(fd) != 0) fail("close failed", errno);
+        committed_ = true;
+        return;
+    }
     if (sync_ == Sync::yes && ::fsync(fd_) != 0) fail("fsync failed", errno);
     if (temp_.empty()) name_unnamed();
     const int fd = fd_;
@@ -267,6 +284,12 @@ void OutputFile::name_unnamed() {
 void check_output_path(const std::string& path) {
     io::refuse_directory_output(path);
     if (path == "-") return;
+    // A device or FIFO is written where it is (OutputFile): it must be writable, not its directory.
+    // (Not opened here: opening a FIFO for writing waits for its reader.)
+    if (struct stat target {}; ::stat(path.c_str(), &target) == 0 && !S_ISREG(target.st_mode)) {
+        if (::access(path.c_str(), W_OK) != 0) throw RuntimeError(path + ": cannot write: " + std::strerror(errno));
+        return;
+    }
     // An unnamed file where the file system allows: nothing to unlink, no directory entry made and
     // removed (two metadata updates less: 0.2 ms of a small job on dev-epyc's ext4).
     if (const int unnamed = create_unnamed(path); unnamed >= 0) {

@@ -1,4 +1,5 @@
 // Writers: exact RLE and plaintext text, round trips, atomic replacement, output format choice.
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -218,6 +219,31 @@ TEST_F(AtomicWrite, StreamAndDescriptorForLibraryWriters) {
 }
 
 #ifdef TILELIFE_TEST_HAVE_ZLIB
+TEST_F(AtomicWrite, ANamedPipeOrDeviceIsWrittenWhereItIs) {
+    // A target that is not a regular file (a FIFO here; /dev/null alike) takes the bytes itself: a
+    // temporary file renamed over it would replace it with a regular file (as root, /dev/null).
+    const std::string fifo = path("pipe");
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    const int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);  // a reader first: the writer's open does not wait
+    ASSERT_GE(reader, 0);
+    check_output_path(fifo);
+    for (const auto sync : {OutputFile::Sync::no, OutputFile::Sync::yes}) {
+        OutputFile f(fifo, OutputFile::Compression::none, sync);
+        f.write("x = 1, y = 1\no!\n");
+        f.commit();
+        char buf[64];
+        const ssize_t n = ::read(reader, buf, sizeof buf);
+        EXPECT_EQ(std::string(buf, n > 0 ? static_cast<std::size_t>(n) : 0), "x = 1, y = 1\no!\n");
+    }
+    ::close(reader);
+    struct stat st {};
+    ASSERT_EQ(::stat(fifo.c_str(), &st), 0);
+    EXPECT_TRUE(S_ISFIFO(st.st_mode));
+    std::size_t entries = 0;
+    for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir_)) ++entries;
+    EXPECT_EQ(entries, 1u);  // no temporary file left beside it
+}
+
 TEST_F(AtomicWrite, GzipOutputReadsBack) {
     const auto glider = cells({{1, 0}, {2, 1}, {0, 2}, {1, 2}, {2, 2}});
     const std::string text = format_rle(glider, PatternMeta{"B36/S23", 7, "glider", {"me"}, {"one", "two"}});
