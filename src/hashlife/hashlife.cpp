@@ -139,20 +139,6 @@ inline std::size_t in_pages(std::size_t bytes) {
     return bytes < kHuge ? (bytes + 4095) / 4096 * 4096 : (bytes + kHuge - 1) / kHuge * kHuge;
 }
 
-// Maps fresh zero pages for memory about to be written all over, in one system call instead of a
-// page fault for each 4 KiB page at its first touch (issue 23): a fault costs ~15 us on the VMs
-// measured, the advice ~2 us a page, and a table or a small pool piece is written on every page
-// (acorn to 5206: 344 faults before, most of them the tables'). Kernels before Linux 5.14 refuse
-// the advice; then the pages fault in as before. `bytes` is whole pages.
-inline void populate(void* from, std::size_t bytes) {
-#ifdef MADV_POPULATE_WRITE
-    if (bytes) (void)::madvise(from, bytes, MADV_POPULATE_WRITE);
-#else
-    (void)from;
-    (void)bytes;
-#endif
-}
-
 // Where nodes and leaves live: ONE address range of at most the memory budget, reserved up front
 // without being committed (PROT_NONE), 2 MiB aligned, nodes growing up from its start and leaves
 // down from its end, each committed as it grows, so growing never moves or copies them and
@@ -2455,11 +2441,21 @@ private:
                 for (Ref k : n.kid) self(self, k, level - 1);
             }
         };
-        if (squares > kReserveAtMost) {
+        // Under an address-space limit (ulimit -v) the bound may not be had where the count can.
+        bool reserved = false;
+        if (squares <= kReserveAtMost) {
+            try {
+                t.reserve(squares);
+                reserved = true;
+            } catch (const std::bad_alloc&) {
+            } catch (const std::length_error&) {
+            }
+        }
+        if (!reserved) {
             squares = 1;
             count(count, root_, level_);
+            t.reserve(squares);
         }
-        t.reserve(squares);
         // The distinct 8x8 quarters, in a flat open-addressed table kept at most half full (key 0,
         // an empty quarter, marks a free slot): with std::unordered_map these lookups were 9% of
         // reading and writing caterpillar.mc.gz. It grows as it fills: sized for the most there can be
