@@ -539,7 +539,7 @@ public:
         Ref r;
         int level = t.level();
         if (level < kLeafLevel) level = kLeafLevel;
-        r = import(t, t.root(), t.level(), memo);
+        r = t.level() > Quadtree::leaf_level ? import_by_levels(t, memo) : import(t, t.root(), t.level(), memo);
         // A level-3 or level-4 root: wrap it in empty squares up to the minimum root level.
         if (t.level() == Quadtree::leaf_level) level = kLeafLevel;  // import made a centred leaf
         while (level < kMinRoot) {
@@ -2383,18 +2383,81 @@ private:
         return r;
     }
 
+    // The squares that t's root reaches, made level by level, leaves first: each level's lookups
+    // go through the tables as pipelines (leaf_many, lookup_many), their children being made
+    // already, where the depth-first import (above) waited for one table miss after another:
+    // ~0.06 s of loading Golly's caterpillar.mc.gz (2026-11-29). Equal squares, equal trees: the
+    // store holds what import() would have made (the same squares, other indices). memo as
+    // import()'s; returns the root's square.
+    Ref import_by_levels(const Quadtree& t, std::vector<Ref>& memo) {
+        const Quadtree::Index root = t.root();
+        const int top = t.level();
+        // What the root reaches (a tree may hold other squares), and those squares by level.
+        std::vector<std::uint8_t> reached(root + std::size_t{1}, 0);
+        reached[root] = 1;
+        std::size_t at_level[Quadtree::max_level + 2] = {};
+        for (Quadtree::Index i = root; i >= 1; --i) {
+            if (!reached[i]) continue;
+            const Quadtree::Node& n = t.node(i);
+            ++at_level[n.level];
+            if (n.level > Quadtree::leaf_level)
+                for (Quadtree::Index k : n.kids) reached[k] = 1;
+        }
+        std::size_t start[Quadtree::max_level + 2] = {};
+        for (int l = kLeafLevel; l <= top; ++l) start[l + 1] = start[l] + at_level[l];
+        std::vector<Quadtree::Index> order(start[top + 1]);
+        for (Quadtree::Index i = 1; i <= root; ++i)
+            if (reached[i] && t.node(i).level >= kLeafLevel) order[start[t.node(i).level]++] = i;
+        // (start[l] is now where level l ends, which is where level l + 1 begins)
+        Frame f;
+        std::vector<Leaf> ls;
+        std::vector<Ref> out;
+        std::size_t from = 0;
+        for (int level = kLeafLevel; level <= top; ++level) {
+            const std::size_t end = start[level];
+            for (std::size_t c0 = from; c0 < end; c0 += kChunk) {
+                const std::size_t n = std::min(kChunk, end - c0);
+                const Quadtree::Index* const idx = order.data() + c0;
+                out.resize(n);
+                if (level == kLeafLevel) {
+                    ls.assign(n, Leaf{});
+                    for (std::size_t j = 0; j < n; ++j) {
+                        const Quadtree::Node& node = t.node(idx[j]);
+                        Leaf& l = ls[j];
+                        for (int q = 0; q < 4; ++q) {
+                            const std::uint64_t bits = node.kids[q] ? t.node(node.kids[q]).bits : 0;
+                            for (int y = 0; y < 8; ++y)
+                                l.row[(q >> 1) * 8 + y] = static_cast<std::uint16_t>(
+                                    l.row[(q >> 1) * 8 + y] | (((bits >> (8 * y)) & 0xff) << ((q & 1) * 8)));
+                        }
+                    }
+                    leaf_many(ls.data(), f, out.data(), n);
+                } else {
+                    f.keys.resize(4 * n);
+                    for (std::size_t j = 0; j < n; ++j) {
+                        const Quadtree::Node& node = t.node(idx[j]);
+                        for (int q = 0; q < 4; ++q)
+                            f.keys[4 * j + q] = node.kids[q] ? memo[node.kids[q]] : empty_[level - 1];
+                    }
+                    lookup_many(level, f, out.data(), n);
+                }
+                for (std::size_t j = 0; j < n; ++j) memo[idx[j]] = out[j];
+            }
+            from = end;
+        }
+        return memo[root];
+    }
+
     // The export's walks fetch a node's four quarters (and their entries in `ids`) before the first
     // is visited: depth first, each quarter's square is a miss of its own, and the walks were most of
     // writing caterpillar.mc.gz after a run.
-    void prefetch_square(Ref r, int level, const Quadtree::Index* node_ids, const Quadtree::Index* leaf_ids,
-                         bool leaf_rows) const {
+    void prefetch_square(Ref r, int level, const Quadtree::Index* leaf_ids, bool leaf_rows) const {
         if (is_empty(r, level)) return;
         if (level == kLeafLevel) {
             __builtin_prefetch(&leaf_ids[r]);
             if (leaf_rows) __builtin_prefetch(&leaves_[r]);
         } else {
-            __builtin_prefetch(&node_ids[r]);
-            __builtin_prefetch(&nodes_[r]);
+            __builtin_prefetch(&nodes_[r]);  // (its index in the export is in it: Node::queued)
         }
     }
 
@@ -2408,16 +2471,38 @@ private:
             return t;
         }
         const int want = std::max(4, root_level_for(live_box(), 4));
-        // Each square's index once made, by its Ref (0: not yet; a nonempty square's is never 0):
-        // flat arrays of the store's size (before 2026-11-28 hash maps, 0.12 s of the export after
-        // Golly's caterpillar.mc.gz had run 1024 generations). The squares are added depth first,
-        // nw ne sw se, each when first met, and the engine's squares are distinct: the tree is
-        // canonical (Quadtree::set_canonical).
-        // In huge pages (ZeroedBytes): as vectors, their 4 KiB pages' faults took 36 ms after that run.
-        const ZeroedBytes node_mem(node_top_ * sizeof(Quadtree::Index)), leaf_mem(leaf_top_ * sizeof(Quadtree::Index));
-        if (!node_mem || !leaf_mem) throw std::bad_alloc();
-        Quadtree::Index* const node_ids = static_cast<Quadtree::Index*>(node_mem.data());
+        // Each square's index once made, by its Ref (0: not yet; a nonempty square's is never 0).
+        // A node's is kept in its own Node::queued, which is 0 between steps (check()) and is put
+        // back to 0 below: the walk reads the node's line anyway. Until 2026-11-29 the nodes' were
+        // in a flat array indexed by Ref (15 MB after Golly's caterpillar.mc.gz had run 1024
+        // generations, of which the walk touched every page): fresh pages that dev-epyc's host
+        // supplies at about 0.5 GB/s, some 30 ms of writing that file. The leaves' are in such an
+        // array (a leaf has no spare bytes); before 2026-11-28 both were hash maps (0.12 s of
+        // that export). The squares are added depth first, nw ne sw se, each when first met, and
+        // the engine's squares are distinct: the tree is canonical (Quadtree::set_canonical).
+        const ZeroedBytes leaf_mem(leaf_top_ * sizeof(Quadtree::Index));
+        if (!leaf_mem) throw std::bad_alloc();
         Quadtree::Index* const leaf_node_ids = static_cast<Quadtree::Index*>(leaf_mem.data());
+        // The nodes whose Node::queued the export wrote (at most the live ones), zeroed again
+        // however it ends.
+        struct Unmark {
+            const HashlifeEngine& e;
+            ZeroedBytes mem;
+            std::size_t n = 0;
+            Ref* nodes() const { return static_cast<Ref*>(mem.data()); }
+            void add(Ref r) { nodes()[n++] = r; }
+            ~Unmark() {
+                const Ref* const r = nodes();
+                for (std::size_t i = 0; i < n; ++i) {
+                    if (i + kAhead < n) prefetch_for_write(&e.nodes_[r[i + kAhead]]);
+                    e.nodes_[r[i]].queued = 0;
+                }
+            }
+        } unmark{*this, ZeroedBytes((node_count_ + 1) * sizeof(Ref))};
+        if (!unmark.mem) throw std::bad_alloc();
+        const auto id_of = [&](Ref r, int level) -> Quadtree::Index& {
+            return level == kLeafLevel ? leaf_node_ids[r] : nodes_[r].queued;
+        };
         // The tree is reserved at once, in huge pages: grown as it was built, its copies and fresh
         // pages made reading and writing caterpillar.mc.gz (--gens 0) take 0.319 s against 0.278.
         // What the store holds bounds it (at most four quarters a leaf, and a centre leaf's); only
@@ -2431,13 +2516,14 @@ private:
         std::size_t squares = node_count_ + 5 * leaf_count_ + 6;
         const auto count = [&](const auto& self, Ref r, int level) -> void {
             if (is_empty(r, level)) return;
-            Quadtree::Index& seen = (level == kLeafLevel ? leaf_node_ids : node_ids)[r];
+            Quadtree::Index& seen = id_of(r, level);
             if (seen) return;
             seen = kSeen;
+            if (level > kLeafLevel) unmark.add(r);
             squares += level == kLeafLevel ? 5 : 1;
             if (level > kLeafLevel) {
                 const Node& n = nodes_[r];
-                for (Ref k : n.kid) prefetch_square(k, level - 1, node_ids, leaf_node_ids, false);
+                for (Ref k : n.kid) prefetch_square(k, level - 1, leaf_node_ids, false);
                 for (Ref k : n.kid) self(self, k, level - 1);
             }
         };
@@ -2502,8 +2588,9 @@ private:
         // Recursion through a generic lambda (depth <= 63): no std::function call per square.
         const auto visit = [&](const auto& self, Ref r, int level) -> Quadtree::Index {
             if (is_empty(r, level)) return 0;
-            Quadtree::Index& id = (level == kLeafLevel ? leaf_node_ids : node_ids)[r];
+            Quadtree::Index& id = id_of(r, level);
             if (id != 0 && id != kSeen) return id;
+            if (id == 0 && level > kLeafLevel) unmark.add(r);
             std::array<Quadtree::Index, 4> k{};
             if (level == kLeafLevel) {
                 const Leaf& l = leaves_[r];
@@ -2515,7 +2602,7 @@ private:
                 }
             } else {
                 const Node& n = nodes_[r];
-                for (Ref kid : n.kid) prefetch_square(kid, level - 1, node_ids, leaf_node_ids, true);
+                for (Ref kid : n.kid) prefetch_square(kid, level - 1, leaf_node_ids, true);
                 for (int q = 0; q < 4; ++q) k[q] = self(self, n.kid[q], level - 1);
             }
             // (`id` still refers to the right entry: the arrays never grow here)

@@ -528,6 +528,25 @@ TEST(HashlifeCells, TreesGoInAndOutWithoutListingCells) {
     EXPECT_EQ(b->quadtree(), nullptr);
 }
 
+TEST(HashlifeCells, AnExportLeavesTheStoreAsItFoundIt) {
+    // The export numbers the nodes in their own Node::queued (0 between steps) and zeroes it
+    // again: a mark left behind would stop a later step from evaluating that square, or give the
+    // next export a stale number.
+    register_builtin_engines();
+    auto ref = create_engine("cpu:reference", plane());
+    auto h = hashlife();
+    const Cells start = test::united(kGun, test::soup(40, 40, 0.4, 5, 50, 50));
+    ref->set_cells(start);
+    h->set_cells(start);
+    for (int round = 0; round < 6; ++round) {
+        ref->step(37);
+        h->step(37);
+        const auto tree = h->quadtree();
+        ASSERT_EQ(hashlife::check_store(*h), "") << "after export " << round;
+        EXPECT_CELLS(ref->live_cells(), tree->cells());
+    }
+}
+
 TEST(HashlifeCells, ExportedTreesAreGollysMinimalRoots) {
     // The exported root is the smallest of level >= 4 that holds the cells (Golly's after a run).
     auto e = hashlife();
