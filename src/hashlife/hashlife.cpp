@@ -2355,6 +2355,18 @@ private:
         return box_;
     }
 
+    // Our 16x16 leaf from a tree's square of level 4 (four 8x8 quarters).
+    static Leaf leaf_of(const Quadtree& t, const Quadtree::Node& n) {
+        Leaf l{};
+        for (int q = 0; q < 4; ++q) {
+            const std::uint64_t bits = n.kids[q] ? t.node(n.kids[q]).bits : 0;
+            for (int y = 0; y < 8; ++y)
+                l.row[(q >> 1) * 8 + y] = static_cast<std::uint16_t>(
+                    l.row[(q >> 1) * 8 + y] | (((bits >> (8 * y)) & 0xff) << ((q & 1) * 8)));
+        }
+        return l;
+    }
+
     Ref import(const Quadtree& t, Quadtree::Index i, int level, std::vector<Ref>& memo) {
         if (i == 0) return level == Quadtree::leaf_level ? 0 : empty_[level];
         if (memo[i]) return memo[i];
@@ -2366,14 +2378,7 @@ private:
             for (int y = 0; y < 8; ++y) l.row[4 + y] = static_cast<std::uint16_t>(((n.bits >> (8 * y)) & 0xff) << 4);
             r = leaf(l);
         } else if (level == kLeafLevel) {
-            Leaf l{};
-            for (int q = 0; q < 4; ++q) {
-                const std::uint64_t bits = n.kids[q] ? t.node(n.kids[q]).bits : 0;
-                for (int y = 0; y < 8; ++y)
-                    l.row[(q >> 1) * 8 + y] = static_cast<std::uint16_t>(
-                        l.row[(q >> 1) * 8 + y] | (((bits >> (8 * y)) & 0xff) << ((q & 1) * 8)));
-            }
-            r = leaf(l);
+            r = leaf(leaf_of(t, n));
         } else {
             Ref k[4];
             for (int q = 0; q < 4; ++q) k[q] = import(t, n.kids[q], level - 1, memo);
@@ -2420,17 +2425,8 @@ private:
                 const Quadtree::Index* const idx = order.data() + c0;
                 out.resize(n);
                 if (level == kLeafLevel) {
-                    ls.assign(n, Leaf{});
-                    for (std::size_t j = 0; j < n; ++j) {
-                        const Quadtree::Node& node = t.node(idx[j]);
-                        Leaf& l = ls[j];
-                        for (int q = 0; q < 4; ++q) {
-                            const std::uint64_t bits = node.kids[q] ? t.node(node.kids[q]).bits : 0;
-                            for (int y = 0; y < 8; ++y)
-                                l.row[(q >> 1) * 8 + y] = static_cast<std::uint16_t>(
-                                    l.row[(q >> 1) * 8 + y] | (((bits >> (8 * y)) & 0xff) << ((q & 1) * 8)));
-                        }
-                    }
+                    ls.resize(n);
+                    for (std::size_t j = 0; j < n; ++j) ls[j] = leaf_of(t, t.node(idx[j]));
                     leaf_many(ls.data(), f, out.data(), n);
                 } else {
                     f.keys.resize(4 * n);

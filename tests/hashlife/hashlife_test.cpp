@@ -528,6 +528,34 @@ TEST(HashlifeCells, TreesGoInAndOutWithoutListingCells) {
     EXPECT_EQ(b->quadtree(), nullptr);
 }
 
+TEST(HashlifeCells, ALoadedTreeMakesOnlyWhatItsRootReaches) {
+    // A tree may hold squares its root does not use (the API allows it; Golly's files do not).
+    // The load makes the root's squares level by level, and only those.
+    const auto build = [](bool junk) {
+        Quadtree t;
+        if (junk) {
+            Quadtree::Index k = t.add_leaf(~std::uint64_t{0});
+            for (int level = 4; level <= 7; ++level) k = t.add_node(level, {k, 0, k, 0});
+        }
+        const Quadtree::Index g = t.add_leaf(0x0000000000070402ull);  // a glider
+        const Quadtree::Index b = t.add_leaf(0x0000000000000303ull);  // a block
+        Quadtree::Index k = t.add_node(4, {g, 0, 0, b});
+        for (int level = 5; level <= 9; ++level) k = t.add_node(level, {k, 0, 0, k});
+        t.set_root(k, 9);
+        return t;
+    };
+    auto clean = hashlife(), junk = hashlife();
+    ASSERT_TRUE(clean->load_quadtree(build(false)));
+    ASSERT_TRUE(junk->load_quadtree(build(true)));
+    EXPECT_EQ(property(*junk, "nodes"), property(*clean, "nodes"));
+    EXPECT_EQ(property(*junk, "leaves"), property(*clean, "leaves"));
+    EXPECT_EQ(junk->population(), 9 << 5);  // 9 cells, doubled at each of levels 5 to 9
+    EXPECT_CELLS(clean->live_cells(), junk->live_cells());
+    clean->step(100);
+    junk->step(100);
+    EXPECT_CELLS(clean->live_cells(), junk->live_cells());
+}
+
 TEST(HashlifeCells, AnExportLeavesTheStoreAsItFoundIt) {
     // The export numbers the nodes in their own Node::queued (0 between steps) and zeroes it
     // again: a mark left behind would stop a later step from evaluating that square, or give the
