@@ -13,12 +13,16 @@ means little alone. This script measures, in one call, interleaved in random ord
 and prints medians of wall and CPU seconds (user + system), the speed-ups and the share of the
 capacity that two threads reach. Every output file must equal the first one-thread run's.
 
-    bench/hashlife-two-cores.py [--reps N] [--pattern FILE] [--gens G] NEW [BEFORE]
+    bench/hashlife-two-cores.py [--reps N] [--pattern FILE] [--gens G] [--cpus A,B] NEW [BEFORE]
+
+--cpus picks the two CPUs (default 0,1): on a larger machine, two that are not one core's SMT
+siblings (lscpu -e lists the cores).
 """
 import argparse
 import filecmp
 import os
 import random
+import re
 import statistics
 import subprocess
 import sys
@@ -35,9 +39,14 @@ def main():
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--pattern", default="/usr/share/golly/Patterns/HashLife/demonoid-c512-hashlife-friendly.mc.gz")
     ap.add_argument("--gens", default="1048576")
+    ap.add_argument("--cpus", default="0,1", help="the two CPUs, A,B")
     a = ap.parse_args()
-    if os.cpu_count() < 2:
-        sys.exit("needs two CPUs")
+    if not re.fullmatch(r"\d+,\d+", a.cpus) or len(set(a.cpus.split(","))) != 2:
+        ap.error(f"--cpus {a.cpus}: two different CPU numbers, A,B")
+    c0, c1 = a.cpus.split(",")
+    both = f"{c0},{c1}"
+    if len(os.sched_getaffinity(0) & {int(c0), int(c1)}) < 2:
+        sys.exit(f"needs CPUs {c0} and {c1}")
     work = tempfile.mkdtemp()
 
     def run(binary, threads, cpus, out):
@@ -45,16 +54,16 @@ def main():
                 "--threads", str(threads), "-o", os.path.join(work, out)]
 
     jobs = {
-        "loop, CPU 0": [["taskset", "-c", "0", sys.executable, "-c", SPIN]],
-        "loop, CPU 1": [["taskset", "-c", "1", sys.executable, "-c", SPIN]],
-        "1 thread, CPU 0": [run(a.new, 1, "0", "ref.mc")],
-        "1 thread, CPU 1": [run(a.new, 1, "1", "a.mc")],
-        "1 thread": [run(a.new, 1, "0,1", "b.mc")],
-        "2 threads": [run(a.new, 2, "0,1", "c.mc")],
-        "two 1-thread processes": [run(a.new, 1, "0,1", "d.mc"), run(a.new, 1, "0,1", "e.mc")],
+        f"loop, CPU {c0}": [["taskset", "-c", c0, sys.executable, "-c", SPIN]],
+        f"loop, CPU {c1}": [["taskset", "-c", c1, sys.executable, "-c", SPIN]],
+        f"1 thread, CPU {c0}": [run(a.new, 1, c0, "ref.mc")],
+        f"1 thread, CPU {c1}": [run(a.new, 1, c1, "a.mc")],
+        "1 thread": [run(a.new, 1, both, "b.mc")],
+        "2 threads": [run(a.new, 2, both, "c.mc")],
+        "two 1-thread processes": [run(a.new, 1, both, "d.mc"), run(a.new, 1, both, "e.mc")],
     }
     if a.before:
-        jobs["2 threads, before"] = [run(a.before, 2, "0,1", "f.mc")]
+        jobs["2 threads, before"] = [run(a.before, 2, both, "f.mc")]
     times = {k: [] for k in jobs}
     cpu = {k: [] for k in jobs}
     print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load average "
@@ -79,10 +88,10 @@ def main():
     med = {k: statistics.median(v) for k, v in times.items()}
     for k, v in times.items():
         print(f"{k:24} median {med[k]:7.3f} s (CPU {statistics.median(cpu[k]):.3f} s)   runs {' '.join(f'{x:.2f}' for x in v)}")
-    fast = min(med["1 thread, CPU 0"], med["1 thread, CPU 1"])
-    slow = max(med["1 thread, CPU 0"], med["1 thread, CPU 1"])
+    fast = min(med[f"1 thread, CPU {c0}"], med[f"1 thread, CPU {c1}"])
+    slow = max(med[f"1 thread, CPU {c0}"], med[f"1 thread, CPU {c1}"])
     capacity = 2 * med["1 thread"] / med["two 1-thread processes"]
-    print(f"loop speed, CPU 1 / CPU 0: {med['loop, CPU 0'] / med['loop, CPU 1']:.2f}")
+    print(f"loop speed, CPU {c1} / CPU {c0}: {med[f'loop, CPU {c0}'] / med[f'loop, CPU {c1}']:.2f}")
     print(f"capacity: two 1-thread processes do {capacity:.2f}x the work of one in the same time")
     for k in ["2 threads", "2 threads, before"]:
         if k in med:
