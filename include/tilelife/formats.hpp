@@ -44,10 +44,10 @@ struct FormatInfo {
                     CellSink* sink) = nullptr;
     // Writers: from a list of live cells (sorted or not), from a board's rows of bits (a band at a
     // time, pieces of text to the sink: memory for a band, not for the board), from a quadtree
-    // (never listing its cells; InputError past max_bytes of text).
+    // (never listing its cells, text to the sink; InputError past max_bytes of text).
     std::string (*from_cells)(const std::vector<Cell>& cells, const PatternMeta& meta) = nullptr;
     void (*from_rows)(const PackedRows& rows, const PatternMeta& meta, const TextSink& sink) = nullptr;
-    std::string (*from_tree)(const Quadtree& tree, const PatternMeta& meta, std::int64_t max_bytes) = nullptr;
+    void (*from_tree)(const Quadtree& tree, const PatternMeta& meta, std::int64_t max_bytes, const TextSink& sink) = nullptr;
     // At least this many bytes of output for a result of this shape (metadata not counted; images:
     // the uncompressed pixels at one pixel per cell). A lower bound, so a refusal built on it is
     // never wrong.

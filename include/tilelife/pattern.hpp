@@ -139,6 +139,8 @@ void write_plaintext(const PackedRows& rows, const PatternMeta& meta, const Text
 // (O(width)) and a table sharing identical nodes, cleared when it holds 2^18 of them (repeated
 // nodes are valid macrocell; only the file grows).
 void write_macrocell(const PackedRows& rows, const PatternMeta& meta, const TextSink& sink);
+// format_macrocell's text handed to `sink` in pieces of about 64 KiB: memory for a piece, not the file.
+void write_macrocell(const Quadtree& tree, const PatternMeta& meta, const TextSink& sink);
 
 // Output formats: pattern files and board images.
 enum class OutputFormat { rle, plaintext, macrocell, png };

@@ -24,7 +24,7 @@ void write_board(OutputFormat format, const Engine& engine, const BoardPlan& pla
     // listed. RLE no larger than tilelife reads back (beyond it the tree says: write macrocell).
     if (writer.from_tree)
         if (const auto tree = engine.quadtree(); tree && plan.golly_offset.x == 0 && plan.golly_offset.y == 0)
-            return sink(writer.from_tree(*tree, meta, ReadLimits{}.max_file_bytes));
+            return writer.from_tree(*tree, meta, ReadLimits{}.max_file_bytes, sink);
     // A bounded board is written from its rows as bits (bit-packed engines hand over their words):
     // no list of cells, 16 bytes each, for a dense board. Unbounded boards can be huge and sparse
     // (a gun's glider stream): their live cells are listed.
@@ -58,7 +58,7 @@ void write_pattern(OutputFormat format, const Pattern& pattern, const PatternMet
     const FormatInfo& writer = format_info(format);
     if (writer.image) throw InputError("a " + std::string(writer.title) + " is an image, not a pattern text");
     if (pattern.tree && pattern.cells.empty() && writer.from_tree)  // RLE no larger than tilelife reads back
-        return sink(writer.from_tree(*pattern.tree, meta, limits.max_file_bytes));
+        return writer.from_tree(*pattern.tree, meta, limits.max_file_bytes, sink);
     if (pattern.tree && pattern.cells.empty() && pattern.tree->root() != 0) {
         if (pattern.tree->population() > static_cast<CellCount>(limits.max_cells))
             throw InputError("more than " + std::to_string(limits.max_cells) + " live cells to list for " +

@@ -73,14 +73,14 @@ Pattern read_macrocell(std::string_view t, const std::string& s, const ReadLimit
 // ---- writers (src/io/writers.cpp, macrocell.cpp) ----
 
 std::string rle_from_cells(const std::vector<Cell>& c, const PatternMeta& m) { return format_rle(c, m); }
-std::string rle_from_tree(const Quadtree& t, const PatternMeta& m, std::int64_t max_bytes) {
-    return format_rle_tree(t, m, max_bytes);
+void rle_from_tree(const Quadtree& t, const PatternMeta& m, std::int64_t max_bytes, const TextSink& sink) {
+    sink(format_rle_tree(t, m, max_bytes));
 }
 std::string cells_from_cells(const std::vector<Cell>& c, const PatternMeta& m) { return format_plaintext(c, m); }
 std::string mc_from_cells(const std::vector<Cell>& c, const PatternMeta& m) {
     return format_macrocell(Quadtree::from_cells(c), m);
 }
-std::string mc_from_tree(const Quadtree& t, const PatternMeta& m, std::int64_t) { return format_macrocell(t, m); }
+void mc_from_tree(const Quadtree& t, const PatternMeta& m, std::int64_t, const TextSink& sink) { write_macrocell(t, m, sink); }
 
 // ---- estimates: lower bounds of the bytes ----
 

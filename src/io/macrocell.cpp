@@ -222,37 +222,40 @@ void append_macrocell_node(std::string& out, int level, const std::array<std::ui
 
 }  // namespace io
 
-std::string format_macrocell(const Quadtree& tree, const PatternMeta& meta) {
+// Handed to the sink in pieces of about kPiece bytes: a piece, not the file's text, is ever held
+// (8 MB after Golly's caterpillar.mc.gz had run 1024 generations; fresh pages cost dev-epyc about
+// 2 ms a MB when its host has taken them back).
+void write_macrocell(const Quadtree& tree, const PatternMeta& meta, const TextSink& sink) {
+    constexpr std::size_t kPiece = std::size_t{64} << 10;
     std::string out = io::macrocell_header(meta);
+    out.reserve(out.size() + kPiece + 256);  // a line is at most 8 * 9 + 1 bytes (a leaf), or 5 numbers
+    const auto flush = [&] {
+        if (out.size() >= kPiece) {
+            sink(out);
+            out.clear();
+        }
+    };
     if (tree.canonical()) {
         // Its indices are Golly's numbers already (an engine's export: cpu:hashlife's tree after a
         // run of Golly's caterpillar.mc.gz took about 75 ms through the maps below, by perf's samples).
-        out.reserve(out.size() + 24 * tree.nodes().size());
-        advise_huge_pages(out);  // 8 MB of text after caterpillar.mc.gz's run: 4 KiB faults were 25 ms
         for (const Quadtree::Node& n : tree.nodes()) {
             if (n.level == Quadtree::leaf_level) io::append_macrocell_leaf(out, n.bits);
             else io::append_macrocell_node(out, n.level, n.kids);
+            flush();
         }
-        return out;
+        if (!out.empty()) sink(out);
+        return;
     }
     // Golly's numbering: depth first (nw, ne, sw, se), each distinct square once, when first met,
     // children before parents; empty squares are 0. Identical squares get one number even when the
     // tree does not share them, as Golly's canonical tree would.
     std::vector<std::uint32_t> number(tree.nodes().size() + 1, UINT32_MAX);
     number[0] = 0;
-    // Sized for the tree at once (a node line is ~20 bytes, a leaf ~40): no rehashing, no copies of
-    // the text as it grows.
-    out.reserve(out.size() + 24 * tree.nodes().size());
-    advise_huge_pages(out);
     std::unordered_map<std::uint64_t, std::uint32_t> leaves;
     using Key = io::MacrocellNode;
     std::unordered_map<Key, std::uint32_t, io::MacrocellNodeHash> nodes;
     nodes.reserve(tree.nodes().size());
     std::uint32_t next = 0;
-    auto write_leaf = [&out](std::uint64_t bits) { io::append_macrocell_leaf(out, bits); };
-    auto write_node = [&out](int level, const std::array<std::uint32_t, 4>& kids) {
-        io::append_macrocell_node(out, level, kids);
-    };
     // Recursion through a generic lambda (depth <= 63): no std::function call per node.
     const auto visit = [&](const auto& self, Quadtree::Index i) -> std::uint32_t {
         if (number[i] != UINT32_MAX) return number[i];
@@ -263,7 +266,8 @@ std::string format_macrocell(const Quadtree& tree, const PatternMeta& meta) {
                 auto [it, fresh] = leaves.try_emplace(n.bits, next + 1);
                 if (fresh) {
                     ++next;
-                    write_leaf(n.bits);
+                    io::append_macrocell_leaf(out, n.bits);
+                    flush();
                 }
                 id = it->second;
             }
@@ -275,7 +279,8 @@ std::string format_macrocell(const Quadtree& tree, const PatternMeta& meta) {
                 auto [it, fresh] = nodes.try_emplace(key, next + 1);
                 if (fresh) {
                     ++next;
-                    write_node(n.level, key.kids);
+                    io::append_macrocell_node(out, n.level, key.kids);
+                    flush();
                 }
                 id = it->second;
             }
@@ -284,7 +289,15 @@ std::string format_macrocell(const Quadtree& tree, const PatternMeta& meta) {
         return id;
     };
     if (tree.root() != 0) visit(visit, tree.root());
-    return out;
+    if (!out.empty()) sink(out);
+}
+
+std::string format_macrocell(const Quadtree& tree, const PatternMeta& meta) {
+    std::string text;
+    text.reserve(64 + 24 * tree.nodes().size());  // a node line is ~20 bytes, a leaf ~40
+    advise_huge_pages(text);
+    write_macrocell(tree, meta, [&text](std::string_view piece) { text += piece; });
+    return text;
 }
 
 }  // namespace tilelife

@@ -506,6 +506,30 @@ TEST(FormatPacked, MacrocellFromRowsReadsBackAsTheCells) {
     check(4096, 4096, soup(4096, 4096, 0.5), Cell{-2048, -2048});
 }
 
+// A tree's macrocell goes to the sink in pieces of about 64 KiB (a run's output is never held
+// whole), and the pieces are format_macrocell's text: through the numbering walk (a tree built from
+// cells) and through the canonical path (a tree already in Golly's order, as engines export).
+TEST(FormatMacrocell, WrittenInPiecesAsTheWholeText) {
+    const PatternMeta meta{"B3/S23", 12, "soup", {"me"}, {"a comment"}};
+    const Quadtree built = Quadtree::from_cells(xorshift_soup(700, 500, 0.3, 11));
+    const std::string text = format_macrocell(built, meta);
+    ASSERT_GT(text.size(), std::size_t{4} << 16);
+    Quadtree ordered = *parse_pattern(text, "soup.mc").tree;  // numbered as the file numbers it
+    ordered.set_canonical();
+    for (const Quadtree* t : {&built, static_cast<const Quadtree*>(&ordered)}) {
+        std::string joined;
+        std::size_t pieces = 0, largest = 0;
+        write_macrocell(*t, meta, [&](std::string_view piece) {
+            ++pieces;
+            largest = std::max(largest, piece.size());
+            joined += piece;
+        });
+        EXPECT_EQ(joined, text) << (t == &built ? "walked" : "canonical");
+        EXPECT_GE(pieces, text.size() >> 16);
+        EXPECT_LE(largest, (std::size_t{64} << 10) + 100);
+    }
+}
+
 TEST(FormatPacked, EmptyBoardAsGollyWritesIt) {
     const BitBoard empty(100, 50, {});
     EXPECT_EQ(format_rle(empty.rows(Cell{-50, -25}), PatternMeta{"B3/S23", 9, "", {}, {}}),
