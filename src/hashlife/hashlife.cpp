@@ -963,14 +963,22 @@ private:
             mark_from(todo, keep_results);
         } else {
             // Breadth first until the frontier can be shared, then each thread marks depth first
-            // from its share. Marks are stored without a claim: two threads that reach one square
-            // at once both walk below it, which costs time, not correctness.
+            // from slices of it, taken in turn until none is left. Marks are stored without a
+            // claim: two threads that reach one square at once both walk below it, which costs
+            // time, not correctness. (Until 2026-11-29 each thread had every team-th square of the
+            // frontier: one whose squares led to more, or whose CPU was slower, kept the other
+            // waiting.)
             std::size_t head = 0;
             while (head < todo.size() && todo.size() - head < 256 * team) mark_one(todo[head++], todo, keep_results);
-            run_parts(team, team, [&](std::size_t p) {
+            constexpr std::size_t kSlice = 4;
+            std::atomic<std::size_t> next{head};
+            run_parts(team, team, [&](std::size_t) {
                 std::vector<Ref> mine;
-                for (std::size_t i = head + p; i < todo.size(); i += team) mine.push_back(todo[i]);
-                mark_from(mine, keep_results);
+                for (std::size_t lo; (lo = next.fetch_add(kSlice, std::memory_order_relaxed)) < todo.size();) {
+                    mine.assign(todo.begin() + static_cast<std::ptrdiff_t>(lo),
+                                todo.begin() + static_cast<std::ptrdiff_t>(std::min(todo.size(), lo + kSlice)));
+                    mark_from(mine, keep_results);
+                }
             });
         }
         // Results that point at squares about to be freed are forgotten (the result squares'
