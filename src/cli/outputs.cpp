@@ -4,8 +4,6 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <string_view>
-#include <utility>
 
 #include "cli/modules.hpp"
 #include "image/image.hpp"
@@ -141,26 +139,16 @@ void Checkpoints::save(const Engine& engine, const BoardPlan& plan, const Checkp
         // The tree engines' own tree (a HashLife-scale board is never listed); others' cells as one.
         std::shared_ptr<const Quadtree> tree = engine.quadtree();
         if (!tree) tree = std::make_shared<const Quadtree>(Quadtree::from_cells(engine.live_cells()));
+        std::string text = format_macrocell(*tree, rule_for_output(plan.spec), meta.generation);
         // The run line and the source's name and comments go after the first line, where Golly and
-        // the reader take "#N" and "#C" lines. The text goes to the file in pieces, never whole.
+        // the reader take "#N" and "#C" lines.
         std::string head;
         if (!meta.name.empty()) head += "#N " + meta.name + "\n";
         for (const std::string& a : meta.authors) head += "#O " + a + "\n";
         for (const std::string& c : meta.comments) head += "#C " + c + "\n";
-        PatternMeta plain;
-        plain.rule = rule_for_output(plan.spec);
-        plain.generation = meta.generation;
-        bool first_piece = true;
-        write_macrocell(*tree, plain, [&](std::string_view piece) {
-            if (std::exchange(first_piece, false)) {
-                const auto first = piece.find('\n');  // (the first piece holds the whole first line)
-                const std::size_t at = first == std::string_view::npos ? piece.size() : first + 1;
-                file.write(piece.substr(0, at));
-                file.write(head);
-                piece.remove_prefix(at);
-            }
-            file.write(piece);
-        });
+        const auto first = text.find('\n');
+        text.insert(first == std::string::npos ? text.size() : first + 1, head);
+        file.write(text);
     } else {
         write_board(OutputFormat::rle, engine, plan, std::move(meta), [&file](std::string_view text) { file.write(text); });
     }
