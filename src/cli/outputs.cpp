@@ -135,23 +135,9 @@ void Checkpoints::save(const Engine& engine, const BoardPlan& plan, const Checkp
     meta.comments = std::move(comments);
     // Synced: a checkpoint is what a long run falls back on after the machine, not only the process, stops.
     OutputFile file(path_, gzip_ ? OutputFile::Compression::gzip : OutputFile::Compression::none, OutputFile::Sync::yes);
-    if (format_ == OutputFormat::macrocell) {
-        // The tree engines' own tree (a HashLife-scale board is never listed); others' cells as one.
-        std::shared_ptr<const Quadtree> tree = engine.quadtree();
-        if (!tree) tree = std::make_shared<const Quadtree>(Quadtree::from_cells(engine.live_cells()));
-        std::string text = format_macrocell(*tree, rule_for_output(plan.spec), meta.generation);
-        // The run line and the source's name and comments go after the first line, where Golly and
-        // the reader take "#N" and "#C" lines.
-        std::string head;
-        if (!meta.name.empty()) head += "#N " + meta.name + "\n";
-        for (const std::string& a : meta.authors) head += "#O " + a + "\n";
-        for (const std::string& c : meta.comments) head += "#C " + c + "\n";
-        const auto first = text.find('\n');
-        text.insert(first == std::string::npos ? text.size() : first + 1, head);
-        file.write(text);
-    } else {
-        write_board(OutputFormat::rle, engine, plan, std::move(meta), [&file](std::string_view text) { file.write(text); });
-    }
+    // Through the board layer, as -o writes: a tree engine's macrocell goes to the file in pieces
+    // (never its whole text), other engines' cells as one text.
+    write_board(format_, engine, plan, std::move(meta), [&file](std::string_view text) { file.write(text); });
     file.commit();
 }
 

@@ -367,6 +367,13 @@ TEST_F(Limits, MacrocellCheckpointsOfAHashlifeScaleRunResumeToTheSameResult) {
     EXPECT_EQ(ck.rfind("[M2]", 0), 0u) << ck.substr(0, 200);
     EXPECT_NE(ck.find("\n#C tilelife-checkpoint start=0 gens=274877906944\n"), std::string::npos) << ck.substr(0, 300);
     EXPECT_NE(ck.find("\n#G 274877906944\n"), std::string::npos) << ck.substr(0, 300);
+    // A checkpoint is what -o writes at its generation (one writer, the board layer's), plus its line.
+    ASSERT_EQ(tl("run " + gun + " --gens 2^38 -q -o at38.mc").exit_code, 0);
+    const std::string tag = "#C tilelife-checkpoint start=0 gens=274877906944\n";
+    std::string ck_plain = ck;
+    if (const auto at = ck_plain.find(tag); at != std::string::npos) ck_plain.erase(at, tag.size());
+    const std::string at38 = test::read_text(path("at38.mc"));
+    EXPECT_TRUE(ck_plain == at38) << "checkpoint:\n" << ck_plain.substr(0, 300) << "\n-o:\n" << at38.substr(0, 300);
     // Resumed with the whole run's length: the same final board, byte for byte.
     r = tl("run --resume st.mc --gens 2^40 -o resumed.mc --json");
     ASSERT_EQ(r.exit_code, 0) << r.err;
