@@ -6,7 +6,7 @@ JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 
 # Debian 12 packages the build, the engines and the tests use.
 DEB_PACKAGES := cmake ninja-build g++ make pkg-config ca-certificates \
-  libcli11-dev nlohmann-json3-dev zlib1g-dev libgtest-dev libbenchmark-dev \
+  libcli11-dev nlohmann-json3-dev zlib1g-dev libdeflate-dev libgtest-dev libbenchmark-dev \
   ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers pocl-opencl-icd clinfo oclgrind \
   golly libopenmpi-dev openmpi-bin \
   libpng-dev libgif-dev libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core xvfb xauth \
