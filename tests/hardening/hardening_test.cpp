@@ -208,8 +208,6 @@ TEST(FuzzRegressions, EveryKeptCrashInputIsHandled) {
     EXPECT_GE(replayed, 23) << "the fuzz corpus was not found under " << (kSource / "fuzz" / "corpus");
 }
 
-std::string body(const std::string& rle) { return rle.substr(rle.find('\n') + 1); }
-
 // A run interrupted by its checkpoints and resumed ends with the same file as one straight run.
 TEST(Checkpoint, ResumeGivesTheUninterruptedResult) {
     const std::vector<std::string> setups = {
