@@ -18,9 +18,9 @@ namespace {
 
 // Priority 101 (the first that programs may use): before the C++ runtime's and our own static
 // constructors, which are a good part of what the faults were for.
-__attribute__((constructor(101))) void map_code() {
+__attribute__((constructor(101))) void map_code_and_heap() {
+    [[maybe_unused]] constexpr std::uintptr_t page = 4096;
 #ifdef MADV_POPULATE_READ
-    const std::uintptr_t page = 4096;
     const std::uintptr_t begin = reinterpret_cast<std::uintptr_t>(__executable_start) & ~(page - 1);
     const std::uintptr_t end = (reinterpret_cast<std::uintptr_t>(etext) + page - 1) & ~(page - 1);
     (void)::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_READ);
