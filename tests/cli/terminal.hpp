@@ -21,9 +21,11 @@ struct PtyResult {
 };
 
 // Runs `argv` in `dir` with stdout and stderr on a new pseudo-terminal; sends SIGINT once
-// `interrupt_after` seconds have passed (when >= 0); kills it after `limit` seconds.
+// `interrupt_after` seconds have passed (when >= 0) and the terminal has received
+// `interrupt_once_shown` (a loaded machine may take longer to show it than a fixed wait); kills it
+// after `limit` seconds.
 inline PtyResult run_on_pty(const std::vector<std::string>& argv, const std::string& dir, double interrupt_after = -1,
-                            double limit = 300) {
+                            double limit = 300, const std::string& interrupt_once_shown = "") {
     PtyResult r;
     int master = -1;
     const pid_t pid = forkpty(&master, nullptr, nullptr, nullptr);
@@ -41,7 +43,8 @@ inline PtyResult run_on_pty(const std::vector<std::string>& argv, const std::str
     char buf[4096];
     for (;;) {
         const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        if (interrupt_after >= 0 && !interrupted && elapsed >= interrupt_after) {
+        if (interrupt_after >= 0 && !interrupted && elapsed >= interrupt_after &&
+            r.bytes.find(interrupt_once_shown) != std::string::npos) {
             kill(pid, SIGINT);
             interrupted = true;
         }
