@@ -1392,11 +1392,17 @@ private:
         }
     }
 
-    // A queue is split when long, or, shorter, when a thread has nothing to run (idlers_ counts
-    // threads that found no piece they may take, even with pieces pooled: see run_pooled).
+    // A queue is split when a thread has nothing to run (idlers_ counts threads that found no piece
+    // they may take, even with pieces pooled: see run_pooled), or when long; on two threads, long
+    // and no piece waiting in the pool, the other thread's next work. Cutting every long queue cut
+    // pieces again at each level, down to 64-127 squares whose lookup pipelines ran short: 257k
+    // chunks on Golly's caterpillar to 1024 on two threads against 74k on one, and 9% more CPU
+    // time, as much with both threads on one CPU. On the lent Xeon the rule ran that job as fast
+    // with 4 threads and 16% slower with 16, so it stays with two (docs/hashlife.md, "Threads").
     bool should_split(std::size_t n) const {
-        return n >= 2 * task_squares_ ||
-               (idle_squares_ && n >= 2 * idle_squares_ && idlers_.load(std::memory_order_relaxed) > 0);
+        if (idle_squares_ && n >= 2 * idle_squares_ && idlers_.load(std::memory_order_relaxed) > 0) return true;
+        if (n < 2 * task_squares_) return false;
+        return threads_ != 2 || pooled_.load(std::memory_order_relaxed) == 0;
     }
 
     void evaluate_here(Worker& w, int level) {
