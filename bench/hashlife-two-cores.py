@@ -98,6 +98,11 @@ def main():
             s = med["1 thread"] / med[k]
             print(f"{k}: {s:.2f}x one thread ({fast / med[k]:.2f}x its faster CPU, {slow / med[k]:.2f}x its slower), "
                   f"{s / capacity:.0%} of the capacity")
+            # The VM's speed drifts between minutes: each round's own ratio (one thread over two
+            # threads, run in the same round) is steadier than a ratio of medians.
+            own = [a / b for a, b in zip(times["1 thread"], times[k])]
+            print(f"{k}, each round's own ratio: median {statistics.median(own):.2f}x "
+                  f"({' '.join(f'{x:.2f}' for x in own)})")
 
 
 if __name__ == "__main__":
