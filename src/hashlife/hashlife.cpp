@@ -1396,9 +1396,10 @@ private:
     // they may take, even with pieces pooled: see run_pooled), or when long; on two threads, long
     // and no piece waiting in the pool, the other thread's next work. Cutting every long queue cut
     // pieces again at each level, down to 64-127 squares whose lookup pipelines ran short: 257k
-    // chunks on Golly's caterpillar to 1024 on two threads against 74k on one, and 9% more CPU
-    // time, as much with both threads on one CPU. On the lent Xeon the rule ran that job as fast
-    // with 4 threads and 16% slower with 16, so it stays with two (docs/hashlife.md, "Threads").
+    // chunks on Golly's caterpillar to 1024 on two threads against 74k on one (78k since), and
+    // about a tenth more CPU time than one thread, as much with both threads on one CPU. On the
+    // lent Xeon the rule ran that job as fast with 4 threads and 16% slower with 16, so it stays
+    // with two (docs/hashlife.md, "Threads").
     bool should_split(std::size_t n) const {
         if (idle_squares_ && n >= 2 * idle_squares_ && idlers_.load(std::memory_order_relaxed) > 0) return true;
         if (n < 2 * task_squares_) return false;
