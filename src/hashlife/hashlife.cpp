@@ -1398,8 +1398,9 @@ private:
     // pieces again at each level, down to 64-127 squares whose lookup pipelines ran short: 257k
     // chunks on Golly's caterpillar to 1024 on two threads against 74k on one (78k since), and
     // about a tenth more CPU time than one thread, as much with both threads on one CPU. On the
-    // lent Xeon the rule ran that job as fast with 4 threads and 16% slower with 16, so it stays
-    // with two (docs/hashlife.md, "Threads").
+    // lent Xeon the rule ran that job as fast with 4 threads and 16% slower with 16, and its general
+    // form (pooled < threads_ - 1) 0.98x, 1.00x and 0.94x on 4, 8 and 16, so it stays with two
+    // (docs/hashlife.md, "Threads").
     bool should_split(std::size_t n) const {
         if (idle_squares_ && n >= 2 * idle_squares_ && idlers_.load(std::memory_order_relaxed) > 0) return true;
         if (n < 2 * task_squares_) return false;
