@@ -82,7 +82,7 @@ same_result() {  # golly.mc ours.mc
 }
 
 echo "machine:  $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores; load average at start $(cut -d' ' -f1-3 /proc/loadavg); $(date -u '+%Y-%m-%d %H:%M UTC')"
-echo "golly:    bgolly -a HashLife -m GENS -o golly.mc PATTERN   ($(bgolly 2>&1 | head -1 | sed 's/ Copyright.*//'))"
+echo "golly:    bgolly -a HashLife -m START+GENS -o golly.mc PATTERN   ($(bgolly 2>&1 | head -1 | sed 's/ Copyright.*//'))"
 echo "tilelife: tilelife run PATTERN --gens GENS --kernel ENGINE -o ours.mc -q   (ENGINES: $ENGINES; REPEATS=$REPEATS, medians, TIMEOUT=${TIMEOUT} CPU s, ${WALL_TIMEOUT} s wall)"
 echo
 
@@ -110,13 +110,16 @@ for f in $PATTERNS; do
         done
         continue
     fi
+    # bgolly's -m is the generation to stop at, counted from the file's own (an extended RLE's Gen=,
+    # a macrocell's #G); tilelife's --gens is how many to run.
+    start=$("$TILELIFE" info "$f" 2>/dev/null | awk '$1 == "generation" { print $2 }')
     for g in $gens; do
         gt=() gm=() gc=() golly_state=ok
         declare -A ot=() om=() oc=() verdict=() dead=()
         for ((e = 0; e < ne; e++)); do verdict[$e]=same dead[$e]=""; done
         for ((r = 1; r <= REPEATS; r++)); do
             rm -f "$work/golly.mc"
-            a=$(timed bgolly -a HashLife -m "$g" -o "$work/golly.mc" "$f")
+            a=$(timed bgolly -a HashLife -m "$((${start:-0} + g))" -o "$work/golly.mc" "$f")
             if [ "$a" = timeout ] || [ "$a" = failed ]; then golly_state=$a; else
                 read -r x y z <<<"$a"; gt+=("$x") gm+=("$y") gc+=("$z"); fi
             live=0

@@ -51,4 +51,10 @@ int threads_that_fit(int threads);
 // glibc, it does nothing. Returns whether the arenas are capped.
 bool share_malloc_arena_under_address_space_limit();
 
+// Gives the pages of freed heap blocks back to the kernel (glibc's malloc_trim; elsewhere nothing).
+// The CLI keeps freed blocks for the next allocation (main.cpp), which is right for the small
+// buffers of a short job and wrong for large ones freed before a long run: call this after freeing
+// such (an input's cells, a probe's store), or they stay resident for the whole run.
+void return_free_heap();
+
 }  // namespace tilelife

@@ -153,6 +153,12 @@ bool share_malloc_arena_under_address_space_limit() {
 #endif
 }
 
+void return_free_heap() {
+#ifdef __GLIBC__
+    ::malloc_trim(0);
+#endif
+}
+
 std::string MemoryLimits::limited_by() const {
     const std::int64_t v = available();
     if (address_space && *address_space == v) return "the address-space limit (ulimit -v)";

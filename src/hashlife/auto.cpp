@@ -202,6 +202,13 @@ private:
     void consider_streamlife() {
         const std::int64_t pop = cur_->population();
         if (pop < kStreamMinCells || pop > kStreamMaxCells) return;
+        choose_streamlife();
+        // The probe's store and the exported tree were on the heap, whose freed blocks the CLI
+        // keeps: returned, or a long HashLife run holds them resident (Caterloopillar_5c21.rle:
+        // 17 MiB of heap, its whole process then further above Golly's).
+        return_free_heap();
+    }
+    void choose_streamlife() {
         const std::shared_ptr<const Quadtree> tree = cur_->quadtree();
         if (!tree) return;
         streamlife::StreamShare streams;

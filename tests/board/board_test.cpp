@@ -233,6 +233,21 @@ TEST(BoardLayer, LargeTreeIsNotListedForTreeEngines) {
     }
 }
 
+TEST(BoardLayer, ListedCellsAreFreedOnceTheEngineHasThem) {
+    register_builtin_engines();
+    // The reader reserves room by the file's size; a run of hours must not keep that list (or its
+    // capacity: `cells = {}` empties a vector and keeps its memory) once the engine holds the cells.
+    const std::string path = pattern_path("gosper-glider-gun.rle");
+    for (const char* engine : {"", "cpu:hashlife", "cpu:bitpacked"}) {
+        OpenedBoard opened = open_board(request_for(PatternSource{path, std::nullopt, std::nullopt}, engine));
+        ASSERT_EQ(opened.plan().cells.size(), 36u) << engine;
+        auto e = opened.create_engine();
+        EXPECT_EQ(e->population(), 36) << engine;
+        EXPECT_EQ(opened.plan().cells.capacity(), 0u) << engine;
+        EXPECT_EQ(opened.pattern().cells.capacity(), 0u) << engine;
+    }
+}
+
 TEST(BoardLayer, SavesEveryPatternFormat) {
     register_builtin_engines();
     const test::TempDir dir;
