@@ -2171,7 +2171,13 @@ private:
     // ---- cells in and out ----
 
     void changed() {
+        // A large export dropped here (by a step after cpu:auto's StreamLife probe, a checkpoint
+        // or an output) gives its heap pages back: the CLI keeps freed blocks for reuse, and a run
+        // whose store then fills never reuses them (Caterloopillar_5c21.rle: 4.6 MiB resident
+        // for the whole run, its process above Golly's).
+        const bool large = exported_ && exported_.use_count() == 1 && exported_->nodes().size() >= kTrimSquares;
         exported_.reset();
+        if (large) return_free_heap();
         box_valid_ = false;
         pop_valid_ = false;
     }
@@ -2759,6 +2765,7 @@ private:
     std::int64_t generation_ = 0;
 
     mutable std::shared_ptr<const Quadtree> exported_;
+    static constexpr std::size_t kTrimSquares = std::size_t{1} << 16;  // about 2 MiB of tree
     mutable Box box_;
     mutable bool box_valid_ = false;
     mutable std::int64_t pop_ = 0;
