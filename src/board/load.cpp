@@ -428,7 +428,7 @@ std::unique_ptr<Engine> OpenedBoard::create_engine(std::optional<EngineOptions> 
     // held 55 MiB, 14 MiB of it resident, for the whole run).
     plan_.cells = std::vector<Cell>();
     // The pattern's cells and the reader's buffers are freed now; without a trim glibc keeps their
-    // pages for the whole run (centipede.rle, 620 000 cells: 10 MB more resident than Golly).
+    // pages for the whole run (the CLI asks it to keep freed blocks: src/cli/main.cpp).
     return_free_heap();
     return engine;
 }
