@@ -2173,8 +2173,8 @@ private:
     void changed() {
         // A large export dropped here (by a step after cpu:auto's StreamLife probe, a checkpoint
         // or an output) gives its heap pages back: the CLI keeps freed blocks for reuse, and a run
-        // whose store then fills never reuses them (Caterloopillar_5c21.rle: 4.6 MiB resident
-        // for the whole run, its process above Golly's).
+        // whose store then fills never reuses them (Caterloopillar_5c21.rle: cpu:auto 4.5 MiB
+        // above cpu:hashlife mid-run before, its process above Golly's; 1.6 MiB at the peak since).
         const bool large = exported_ && exported_.use_count() == 1 && exported_->nodes().size() >= kTrimSquares;
         exported_.reset();
         if (large) return_free_heap();
