@@ -59,8 +59,10 @@ public:
     // The level of square i >= 1, from an array of a byte a square: checking a new node's children
     // reads it instead of their 32-byte nodes, scattered over a large tree.
     int level_of(Index i) const { return levels_[i - 1]; }
-    // Room for n squares in all, so that building a large tree does not copy it as it grows.
-    void reserve(std::size_t n);
+    // Room for n squares in all, so that building a large tree does not copy it as it grows. The
+    // pages are mapped at once, as a tree of n squares writes them all; a producer that knows only
+    // a bound (it may build far fewer) passes bound_only, and the pages are then mapped as written.
+    void reserve(std::size_t n, bool bound_only = false);
     Index root() const { return root_; }
     int level() const { return level_; }
     // Top-left cell of the root square.

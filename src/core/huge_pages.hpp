@@ -31,10 +31,11 @@ inline void populate(void* from, std::size_t bytes) {
 // (~5,400 for 1.4M cells) on this project's VM. Only whole 2 MiB blocks can be huge pages; the
 // 4 KiB pages before the first and after the last (all of a buffer under 2-4 MiB) are mapped at
 // once with MADV_POPULATE_WRITE, ~2 us a page against a fault's ~13 us: reading and writing
-// caterpillar.mc.gz took ~900 faults in the heads of its trees' arrays. A kernel without THP (or
-// with it off) or before Linux 5.14 ignores the advice.
+// caterpillar.mc.gz took ~900 faults in the heads of its trees' arrays. With `populate_ends` false (a
+// capacity that is only a bound, perhaps never written) those pages are left to fault in. A kernel
+// without THP (or with it off) or before Linux 5.14 ignores the advice.
 template <class Buffer>  // a std::vector or std::string
-void advise_huge_pages(const Buffer& v) {
+void advise_huge_pages(const Buffer& v, bool populate_ends = true) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
     constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20, kPage = 4096;
     const auto begin = reinterpret_cast<std::uintptr_t>(v.data() + v.size());
@@ -43,10 +44,10 @@ void advise_huge_pages(const Buffer& v) {
     const std::uintptr_t a = (begin + kHuge - 1) & ~(kHuge - 1), b = end & ~(kHuge - 1);
     // The pages holding [from, to) (the first and last may hold other data of the heap: mapping
     // them writes nothing).
-    const auto pages = [](std::uintptr_t from, std::uintptr_t to) {
+    const auto pages = [populate_ends](std::uintptr_t from, std::uintptr_t to) {
         from &= ~(kPage - 1);
         to = (to + kPage - 1) & ~(kPage - 1);
-        if (from < to) populate(reinterpret_cast<void*>(from), to - from);
+        if (populate_ends && from < to) populate(reinterpret_cast<void*>(from), to - from);
     };
     if (a < b) {
         (void)::madvise(reinterpret_cast<void*>(a), b - a, MADV_HUGEPAGE);
@@ -64,13 +65,15 @@ void advise_huge_pages(const Buffer& v) {
 // from the kernel in whole transparent huge pages, one page fault per 2 MiB instead of one per
 // 4 KiB: a 4 KiB fault costs ~13 us on the project's VM, a huge page's share ~0.3 us
 // (docs/benchmarks.md, bench/page-faults.c). Smaller ones come from calloc. Without THP the advice
-// is ignored and the memory is still zeroed and lazily mapped.
+// is ignored and the memory is still zeroed and lazily mapped. A size that is only a bound (an
+// array indexed by a store's slots of which a few are written) passes bound_only: its first 2 MiB
+// then stay 4 KiB pages, so that a few writes make a few pages resident, not a whole huge page.
 class ZeroedBytes {
 public:
     static constexpr std::size_t kHugeFrom = std::size_t{256} << 10;
 
     ZeroedBytes() = default;
-    explicit ZeroedBytes(std::size_t n) : size_(n) {
+    explicit ZeroedBytes(std::size_t n, bool bound_only = false) : size_(n) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
         if (n >= kHugeFrom) {
             constexpr std::size_t kHuge = std::size_t{2} << 20;
@@ -84,7 +87,9 @@ public:
             map_ = m;
             const auto aligned = (reinterpret_cast<std::uintptr_t>(m) + kHuge - 1) & ~(kHuge - 1);
             data_ = reinterpret_cast<void*>(aligned);
-            (void)::madvise(data_, rounded, MADV_HUGEPAGE);
+            const std::size_t small = bound_only ? kHuge : 0;
+            if (rounded > small)
+                (void)::madvise(static_cast<char*>(data_) + small, rounded - small, MADV_HUGEPAGE);
             return;
         }
 #endif

@@ -2522,7 +2522,7 @@ private:
         // array (a leaf has no spare bytes); before 2026-11-28 both were hash maps (0.12 s of
         // that export). The squares are added depth first, nw ne sw se, each when first met, and
         // the engine's squares are distinct: the tree is canonical (Quadtree::set_canonical).
-        const ZeroedBytes leaf_mem(leaf_top_ * sizeof(Quadtree::Index));
+        const ZeroedBytes leaf_mem(leaf_top_ * sizeof(Quadtree::Index), /*bound_only=*/true);
         if (!leaf_mem) throw std::bad_alloc();
         Quadtree::Index* const leaf_node_ids = static_cast<Quadtree::Index*>(leaf_mem.data());
         // The nodes whose Node::queued the export wrote (at most the live ones), zeroed again
@@ -2540,7 +2540,7 @@ private:
                     e.nodes_[r[i]].queued = 0;
                 }
             }
-        } unmark{*this, ZeroedBytes((node_count_ + 1) * sizeof(Ref))};
+        } unmark{*this, ZeroedBytes((node_count_ + 1) * sizeof(Ref), /*bound_only=*/true)};
         if (!unmark.mem) throw std::bad_alloc();
         const auto id_of = [&](Ref r, int level) -> Quadtree::Index& {
             return level == kLeafLevel ? leaf_node_ids[r] : nodes_[r].queued;
@@ -2573,7 +2573,7 @@ private:
         bool reserved = false;
         if (squares <= kReserveAtMost) {
             try {
-                t.reserve(squares);
+                t.reserve(squares, /*bound_only=*/true);
                 reserved = true;
             } catch (const std::bad_alloc&) {
             } catch (const std::length_error&) {
