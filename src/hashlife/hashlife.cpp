@@ -274,6 +274,28 @@ private:
     std::size_t cap_ = 0, mapped_ = 0, map_len_ = 0;
 };
 
+// A table entry holds a square's index and, in the bits above those an index needs (its array's
+// capacity), the top bits of the square's hash: a probe passes over a slot whose bits differ
+// without reading that square, a cache miss on a large store (a lookup that makes a new square
+// read 1.5 other squares on average with the table at its fullest, half full). Fewer bits are left
+// as the array grows, none from 2^31 squares on.
+struct TagBits {
+    Ref mask = 0;  // the tag's bits
+    int index_bits = 0;
+    Ref entry(std::uint64_t hash, Ref r) const { return r | (static_cast<Ref>(hash >> 32) & mask); }
+    Ref index(Ref e) const { return e & ~mask; }
+    bool fits(Ref e, std::uint64_t hash) const { return ((e ^ static_cast<Ref>(hash >> 32)) & mask) == 0; }
+    // Room for indices below `capacity`: true when the bits changed (entries made before must be
+    // made again).
+    bool fit(std::size_t capacity) {
+        const int bits = std::bit_width(capacity);
+        if (bits <= index_bits) return false;
+        index_bits = bits;
+        mask = bits >= 32 ? 0 : ~((Ref{1} << bits) - 1);
+        return true;
+    }
+};
+
 inline std::uint64_t mix(std::uint64_t h) {
     h ^= h >> 32;
     h *= 0xd6e8feb86659fd93ull;
@@ -332,8 +354,12 @@ public:
         nodes_.attach(region_);
         leaves_.attach(region_);
         nodes_.grow(256);
-        fit_node_tags();
         leaves_.grow(256);
+        // Tag bits for arrays up to the soft limit at once: fitted to each growth, the tables were
+        // rebuilt at every doubling as the store grew.
+        const auto most = static_cast<std::size_t>(std::min(soft_limit_, budget_));
+        node_tags_.fit(std::max(nodes_.capacity(), most / sizeof(Node)));
+        leaf_tags_.fit(std::max(leaves_.capacity(), most / sizeof(Leaf)));
         rebuild_node_table(1024);
         rebuild_leaf_table(1024);
         leaf_mark_.assign(leaves_.capacity(), 0);
@@ -593,8 +619,9 @@ private:
     Probe probe_leaf(std::uint64_t hash, const Leaf& l) const {
         const std::size_t mask = leaf_slots_ - 1;
         for (std::size_t slot = hash & mask;; slot = (slot + 1) & mask) {
-            const Ref s = ld(leaf_table_[slot]);
-            if (s == 0 || same_leaf(leaves_[s], l)) return {slot, s};
+            const Ref e = ld(leaf_table_[slot]);
+            if (e == 0) return {slot, 0};
+            if (leaf_tags_.fits(e, hash) && same_leaf(leaves_[leaf_tags_.index(e)], l)) return {slot, leaf_tags_.index(e)};
         }
     }
     Probe probe_node(std::uint64_t hash, int level, Ref a, Ref b, Ref c, Ref d) const {
@@ -602,30 +629,20 @@ private:
         for (std::size_t slot = hash & mask;; slot = (slot + 1) & mask) {
             const Ref e = ld(node_table_[slot]);
             if (e == 0) return {slot, 0};
-            if (!tag_fits(e, hash)) continue;
-            const Ref s = node_index(e);
+            if (!node_tags_.fits(e, hash)) continue;
+            const Ref s = node_tags_.index(e);
             const Node& n = nodes_[s];
             if (n.kid[0] == a && n.kid[1] == b && n.kid[2] == c && n.kid[3] == d && n.level == level) return {slot, s};
         }
     }
 
-    // A node's table entry holds its index and, in the bits above those an index needs (the
-    // array's capacity), the top bits of its hash: a probe passes over a slot whose bits differ
-    // without reading that node, a cache miss on a large store (a lookup that makes a new square
-    // read 1.5 other nodes on average, at the table's most, half full). The bits are fewer as the
-    // store grows, and none from 2^31 nodes on; the table is rebuilt when they change.
-    Ref node_entry(std::uint64_t hash, Ref r) const { return r | (static_cast<Ref>(hash >> 32) & node_tag_mask_); }
-    Ref node_index(Ref e) const { return e & ~node_tag_mask_; }
-    bool tag_fits(Ref e, std::uint64_t hash) const {
-        return ((e ^ static_cast<Ref>(hash >> 32)) & node_tag_mask_) == 0;
-    }
-    // After the node array grows: room for its indices below the tag bits.
+    // After an array grows: room for its indices below the tag bits (TagBits), the table
+    // rebuilt when they change.
     void fit_node_tags() {
-        const int bits = std::bit_width(nodes_.capacity());
-        if (bits <= node_index_bits_) return;
-        node_index_bits_ = bits;
-        node_tag_mask_ = bits >= 32 ? 0 : ~((Ref{1} << bits) - 1);
-        if (node_slots_) rebuild_node_table(node_slots_);
+        if (node_tags_.fit(nodes_.capacity()) && node_slots_) rebuild_node_table(node_slots_);
+    }
+    void fit_leaf_tags() {
+        if (leaf_tags_.fit(leaves_.capacity()) && leaf_slots_) rebuild_leaf_table(leaf_slots_);
     }
 
     Ref leaf_hashed(std::uint64_t hash, const Leaf& l) {
@@ -639,7 +656,7 @@ private:
         }
         const Ref r = pop_leaf();
         leaves_[r] = l;
-        leaf_table_[slot] = r;
+        leaf_table_[slot] = leaf_tags_.entry(hash, r);
         if (++leaf_count_ * 2 > leaf_slots_) rebuild_leaf_table(leaf_slots_ * 2);
         return r;
     }
@@ -676,7 +693,7 @@ private:
         n = Node{};
         n.kid[0] = a, n.kid[1] = b, n.kid[2] = c, n.kid[3] = d;
         n.level = static_cast<std::uint8_t>(level);
-        node_table_[slot] = node_entry(hash, r);
+        node_table_[slot] = node_tags_.entry(hash, r);
         if (++node_count_ * 2 > node_slots_) rebuild_node_table(node_slots_ * 2);
         return r;
     }
@@ -729,7 +746,7 @@ private:
             for (std::size_t i = lo; i < hi; ++i)
                 if (nodes_[i].level) {
                     const std::uint64_t h = node_hash_of(nodes_[i]);
-                    fill.add(h, node_entry(h, static_cast<Ref>(i)));
+                    fill.add(h, node_tags_.entry(h, static_cast<Ref>(i)));
                 }
             fill.finish();
         });
@@ -744,7 +761,10 @@ private:
         run_ranges(leaf_top_, team, [&](std::size_t, std::size_t lo, std::size_t hi) {
             Filler fill(leaf_table_, leaf_slots_, team > 1);
             for (std::size_t i = lo; i < hi; ++i)
-                if (!is_free[i]) fill.add(leaf_hash(leaves_[i]), static_cast<Ref>(i));
+                if (!is_free[i]) {
+                    const std::uint64_t h = leaf_hash(leaves_[i]);
+                    fill.add(h, leaf_tags_.entry(h, static_cast<Ref>(i)));
+                }
             fill.finish();
         });
     }
@@ -871,6 +891,7 @@ private:
                 nodes_.grow(n2);
                 fit_node_tags();
                 leaves_.grow(l2);
+                fit_leaf_tags();
                 leaf_mark_.reserve(leaves_.capacity());  // exactly: bytes() counts its capacity
                 leaf_mark_.resize(leaves_.capacity(), 0);
                 return true;
@@ -1079,7 +1100,7 @@ private:
                 if (n.level && n.mark) {
                     n.mark = 0;
                     const std::uint64_t h = node_hash_of(n);
-                    fill.add(h, node_entry(h, static_cast<Ref>(i)));
+                    fill.add(h, node_tags_.entry(h, static_cast<Ref>(i)));
                     return true;
                 }
                 n = Node{};
@@ -1093,7 +1114,8 @@ private:
             [&](std::size_t i, Filler& fill) {
                 if (leaf_mark_[i]) {
                     leaf_mark_[i] = 0;
-                    fill.add(leaf_hash(leaves_[i]), static_cast<Ref>(i));
+                    const std::uint64_t h = leaf_hash(leaves_[i]);
+                    fill.add(h, leaf_tags_.entry(h, static_cast<Ref>(i)));
                     return true;
                 }
                 leaves_[i] = Leaf{};
@@ -1363,8 +1385,8 @@ private:
                 __builtin_prefetch(&node_table_[f.hashes[i] & (node_slots_ - 1)]);
             }
             if (i >= h && i - h < n)
-                if (const Ref e = ld(node_table_[f.hashes[i - h] & (node_slots_ - 1)]); e && tag_fits(e, f.hashes[i - h]))
-                    __builtin_prefetch(&nodes_[node_index(e)]);
+                if (const Ref e = ld(node_table_[f.hashes[i - h] & (node_slots_ - 1)]); e && node_tags_.fits(e, f.hashes[i - h]))
+                    __builtin_prefetch(&nodes_[node_tags_.index(e)]);
             if (i >= d) {
                 const std::size_t m = i - d;
                 if (!par_) {
@@ -1643,7 +1665,8 @@ private:
                 __builtin_prefetch(&leaf_table_[f.hashes[i] & (leaf_slots_ - 1)]);
             }
             if (i >= h && i - h < n)
-                if (const Ref s = ld(leaf_table_[f.hashes[i - h] & (leaf_slots_ - 1)])) __builtin_prefetch(&leaves_[s]);
+                if (const Ref e = ld(leaf_table_[f.hashes[i - h] & (leaf_slots_ - 1)]); e && leaf_tags_.fits(e, f.hashes[i - h]))
+                    __builtin_prefetch(&leaves_[leaf_tags_.index(e)]);
             if (i >= d) {
                 const std::size_t m = i - d;
                 if (!par_) out[m] = leaf_hashed(f.hashes[m], l[m]);
@@ -1881,14 +1904,14 @@ private:
                     // Published with its contents; a lost race means another worker put a square
                     // in this slot, maybe this one.
                     if (std::atomic_ref<Ref>(node_table_[slot])
-                            .compare_exchange_strong(s, node_entry(hash, mine), std::memory_order_acq_rel))
+                            .compare_exchange_strong(s, node_tags_.entry(hash, mine), std::memory_order_acq_rel))
                         return mine;
                 }
-                if (!tag_fits(s, hash)) continue;
-                const Node& n = nodes_[node_index(s)];
+                if (!node_tags_.fits(s, hash)) continue;
+                const Node& n = nodes_[node_tags_.index(s)];
                 if (n.kid[0] == a && n.kid[1] == b && n.kid[2] == c && n.kid[3] == d && n.level == level) {
                     if (mine) w.nodes.push_back(mine);  // unpublished: reused
-                    return node_index(s);
+                    return node_tags_.index(s);
                 }
             }
             refill(w, false);  // the tables may be new after it
@@ -1910,12 +1933,13 @@ private:
                         if (w.leaves.size() >= kNext) prefetch_for_write(&leaves_[w.leaves[w.leaves.size() - kNext]]);
                         leaves_[mine] = l;
                     }
-                    if (std::atomic_ref<Ref>(leaf_table_[slot]).compare_exchange_strong(s, mine, std::memory_order_acq_rel))
+                    if (std::atomic_ref<Ref>(leaf_table_[slot])
+                            .compare_exchange_strong(s, leaf_tags_.entry(hash, mine), std::memory_order_acq_rel))
                         return mine;
                 }
-                if (same_leaf(leaves_[s], l)) {
+                if (leaf_tags_.fits(s, hash) && same_leaf(leaves_[leaf_tags_.index(s)], l)) {
                     if (mine) w.leaves.push_back(mine);
-                    return s;
+                    return leaf_tags_.index(s);
                 }
             }
             refill(w, true);
@@ -2744,8 +2768,7 @@ private:
     Pool<Leaf, true> leaves_;
     Table node_table_, leaf_table_;
     std::size_t node_slots_ = 0, leaf_slots_ = 0;  // table sizes (powers of two)
-    int node_index_bits_ = 0;                      // see node_entry
-    Ref node_tag_mask_ = 0;
+    TagBits node_tags_, leaf_tags_;
     std::vector<std::uint8_t> leaf_mark_;
     alignas(kLine) std::size_t node_top_ = 1, leaf_top_ = 1, node_count_ = 0, leaf_count_ = 0;
     std::size_t node_free_count_ = 0, leaf_free_count_ = 0;
