@@ -31,11 +31,13 @@ inline void populate(void* from, std::size_t bytes) {
 // (~5,400 for 1.4M cells) on this project's VM. Only whole 2 MiB blocks can be huge pages; the
 // 4 KiB pages before the first and after the last (all of a buffer under 2-4 MiB) are mapped at
 // once with MADV_POPULATE_WRITE, ~2 us a page against a fault's ~13 us: reading and writing
-// caterpillar.mc.gz took ~900 faults in the heads of its trees' arrays. With `populate_ends` false (a
-// capacity that is only a bound, perhaps never written) those pages are left to fault in. A kernel
+// caterpillar.mc.gz took ~900 faults in the heads of its trees' arrays. A capacity that is only a
+// bound may never be written to its end: Populate::head maps only the pages before the first huge
+// block (written first), Populate::none none of them, and the rest fault in as written. A kernel
 // without THP (or with it off) or before Linux 5.14 ignores the advice.
+enum class Populate { ends, head, none };
 template <class Buffer>  // a std::vector or std::string
-void advise_huge_pages(const Buffer& v, bool populate_ends = true) {
+void advise_huge_pages(const Buffer& v, Populate populate_ends = Populate::ends) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
     constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20, kPage = 4096;
     const auto begin = reinterpret_cast<std::uintptr_t>(v.data() + v.size());
@@ -44,16 +46,16 @@ void advise_huge_pages(const Buffer& v, bool populate_ends = true) {
     const std::uintptr_t a = (begin + kHuge - 1) & ~(kHuge - 1), b = end & ~(kHuge - 1);
     // The pages holding [from, to) (the first and last may hold other data of the heap: mapping
     // them writes nothing).
-    const auto pages = [populate_ends](std::uintptr_t from, std::uintptr_t to) {
+    const auto pages = [](std::uintptr_t from, std::uintptr_t to) {
         from &= ~(kPage - 1);
         to = (to + kPage - 1) & ~(kPage - 1);
-        if (populate_ends && from < to) populate(reinterpret_cast<void*>(from), to - from);
+        if (from < to) populate(reinterpret_cast<void*>(from), to - from);
     };
     if (a < b) {
         (void)::madvise(reinterpret_cast<void*>(a), b - a, MADV_HUGEPAGE);
-        pages(begin, a);
-        pages(b, end);
-    } else {
+        if (populate_ends != Populate::none) pages(begin, a);
+        if (populate_ends == Populate::ends) pages(b, end);
+    } else if (populate_ends == Populate::ends) {
         pages(begin, end);
     }
 #else

@@ -55,8 +55,8 @@ void Quadtree::reserve(std::size_t n, bool bound_only) {
     // A 4 KiB page fault costs ~13 us on this project's VM. Mapping a loose bound's pages at once
     // would make them resident unwritten: the export of a run whose store is full reserved its
     // 2.5 million squares for 90,000 and mapped 5 MiB it never wrote (centipede, 2026-12-07).
-    advise_huge_pages(nodes_, !bound_only);
-    advise_huge_pages(levels_, !bound_only);
+    advise_huge_pages(nodes_, bound_only ? Populate::none : Populate::ends);
+    advise_huge_pages(levels_, bound_only ? Populate::none : Populate::ends);
 }
 
 void Quadtree::set_root(Index root, int level) {

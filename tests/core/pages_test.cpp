@@ -7,9 +7,11 @@
 #include <unistd.h>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/huge_pages.hpp"
+#include "tilelife/pattern.hpp"
 #include "tilelife/quadtree.hpp"
 
 using namespace tilelife;
@@ -52,4 +54,17 @@ TEST(Pages, ABoundOnlyZeroedBufferKeepsItsFirstPagesSmall) {
     EXPECT_FALSE(resident(p + (std::size_t{1} << 20)));
     EXPECT_FALSE(resident(p + (std::size_t{8} << 20) - 1));
     EXPECT_EQ(p[(std::size_t{1} << 20) + 5], 0);  // zeroed all the same
+}
+
+TEST(Pages, AnRleReaderReservesItsBoundWithoutMappingItsEnd) {
+    // The reader reserves a cell for each byte of the file (a soup has fewer): for this sparse file
+    // of 4 MB that is 64 MiB of room for 5 cells, of which only the first pages may be resident.
+    std::string text = "x = 4000, y = 4000, rule = B3/S23\n";
+    for (int i = 0; i < 40000; ++i) text += "#C " + std::string(96, 'a') + "\n";
+    text += "bo$2bo$3o!\n";
+    const Pattern p = parse_pattern(text, "sparse.rle");
+    ASSERT_EQ(p.cells.size(), 5u);
+    ASSERT_GE(p.cells.capacity(), std::size_t{1} << 20);
+    const Cell* const end = p.cells.data() + p.cells.capacity();
+    EXPECT_FALSE(resident(end - 1));
 }
