@@ -37,7 +37,7 @@ inline void populate(void* from, std::size_t bytes) {
 // without THP (or with it off) or before Linux 5.14 ignores the advice.
 enum class Populate { ends, head, none };
 template <class Buffer>  // a std::vector or std::string
-void advise_huge_pages(const Buffer& v, Populate populate_ends = Populate::ends) {
+void advise_huge_pages(const Buffer& v, Populate at_once = Populate::ends) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
     constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20, kPage = 4096;
     const auto begin = reinterpret_cast<std::uintptr_t>(v.data() + v.size());
@@ -53,9 +53,9 @@ void advise_huge_pages(const Buffer& v, Populate populate_ends = Populate::ends)
     };
     if (a < b) {
         (void)::madvise(reinterpret_cast<void*>(a), b - a, MADV_HUGEPAGE);
-        if (populate_ends != Populate::none) pages(begin, a);
-        if (populate_ends == Populate::ends) pages(b, end);
-    } else if (populate_ends == Populate::ends) {
+        if (at_once != Populate::none) pages(begin, a);
+        if (at_once == Populate::ends) pages(b, end);
+    } else if (at_once == Populate::ends) {
         pages(begin, end);
     }
 #else

@@ -193,7 +193,11 @@ public:
                 add_cells(t.cells());
                 return;
             }
-            reserve_store(t.nodes().size());
+            // At most one square of ours for each of its squares of level 4 and up (four 8x8
+            // leaves make one of ours).
+            std::size_t squares = 0;
+            for (Quadtree::Index i = 1; i <= t.nodes().size(); ++i) squares += t.level_of(i) > Quadtree::leaf_level;
+            reserve_store(squares);
             std::vector<Ref> memo(t.nodes().size() + 1, 0);
             ra_ = import(t, t.root(), t.level(), memo);
             level_ = t.level();
@@ -271,8 +275,8 @@ private:
         bigger.insert(bigger.end(), nodes_.begin(), nodes_.end());
         nodes_.swap(bigger);
     }
-    // Room for `more` squares at once (a tree about to be imported, which makes at most one of its
-    // own a square): grown by doubling, the array was copied on the way. Only a hint: skipped
+    // Room for `more` squares at once (a tree about to be imported): grown by doubling, the array
+    // was copied on the way. Only a hint: skipped
     // when over the limit (the import then grows the store as it goes, and stops only when full).
     void reserve_store(std::size_t more) {
         const std::size_t want = nodes_.size() + more, slots = std::bit_ceil(2 * want);
