@@ -16,13 +16,13 @@
 // therefore never come within reach of one another inside the region that the result depends on.
 #include <algorithm>
 #include <array>
+#include <climits>
 #include <atomic>
 #include <cstring>
 #include <functional>
 #include <map>
 #include <tuple>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include "core/huge_pages.hpp"
@@ -224,34 +224,6 @@ public:
             {"root level", static_cast<std::int64_t>(level_)},
         };
         return d;
-    }
-
-    StreamShare share() {
-        StreamShare total;
-        with_room([&] {
-            ShareMemo memo{ZeroedBytes(nodes_.size() * sizeof(std::uint32_t)), {}};
-            if (!memo.at) throw std::bad_alloc();
-            const StreamShare a = share_of(ra_, level_, memo), b = share_of(rb_, level_, memo);
-            total = {a.forward + b.forward, a.backward + b.backward, a.population + b.population, 0};
-            // The lanes only where cpu:auto would look at them: they list every cell.
-            if (total.forward * 4 < total.population || total.backward * 4 < total.population) return;
-            std::vector<LaneSpan> spans;
-            std::unordered_map<Ref, SquareLanes> squares;
-            const Cell o = origin(level_);
-            lanes_of(ra_, level_, o.x, o.y, spans, squares);
-            lanes_of(rb_, level_, o.x, o.y, spans, squares);
-            std::unordered_set<std::int64_t> taken;  // lane * 16 + axis * 4 + way
-            for (const LaneSpan& sp : spans)
-                for (std::int64_t l = sp.lo; l <= sp.hi; ++l) taken.insert(l * 16 + sp.axis * 4 + sp.way);
-            for (const LaneSpan& sp : spans) {
-                if (sp.way == 2) continue;
-                bool clear = true;
-                for (std::int64_t l = sp.lo - kReach[sp.axis]; l <= sp.hi + kReach[sp.axis] && clear; ++l)
-                    clear = !taken.count(l * 16 + sp.axis * 4 + (sp.way ^ 1)) && !taken.count(l * 16 + sp.axis * 4 + 2);
-                if (clear) total.apart += sp.cells;
-            }
-        });
-        return total;
     }
 
     // For tests: break the independence test (every pair of streams counts as independent).
@@ -624,91 +596,6 @@ private:
         nodes_[x].vmask = static_cast<std::uint16_t>((nodes_[x].vmask & 0x4000) | m | kKnown);
         if (!(nodes_[x].vmask & 0x4000)) set_lanes(x);
         return m;
-    }
-
-    // stream_share() of the squares of level 6 under x (each counted as often as it occurs).
-    // share_of's memo, by index: a hash map of the squares took a fifth of the page faults of
-    // cpu:auto's probe of hbk_gun.mc.gz (its nodes and buckets, each on fresh heap).
-    struct ShareMemo {
-        ZeroedBytes at;                  // by Ref (squares of the store before the walk): 1 + index in values, 0 unknown
-        std::vector<StreamShare> values;
-    };
-    StreamShare share_of(Ref x, int level, ShareMemo& memo) {
-        if (x == empty_[level]) return {};
-        std::uint32_t* const at = static_cast<std::uint32_t*>(memo.at.data());
-        if (const std::uint32_t i = at[x]) return memo.values[i - 1];
-        StreamShare s;
-        if (level == kBaseLevel) {
-            std::uint64_t rows[64];
-            rows_of(x, level, rows);
-            for (const std::uint64_t r : rows) s.population += __builtin_popcountll(r);
-            const std::uint16_t m = vmask(x);
-            if (m && !(m & ~kForward & kAllVel)) s.forward = s.population;
-            else if (m && !(m & ~kBackward & kAllVel)) s.backward = s.population;
-        } else {
-            for (int q = 0; q < 4; ++q) {
-                const StreamShare c = share_of(kid(x, q), level - 1, memo);
-                s.forward += c.forward;
-                s.backward += c.backward;
-                s.population += c.population;
-            }
-        }
-        memo.values.push_back(s);
-        at[x] = static_cast<std::uint32_t>(memo.values.size());
-        return s;
-    }
-
-    // For share(): the level-6 squares under x (its corner at x0, y0) as spans of lanes (p / 8, not
-    // wrapped, from the least to the greatest p of the square's cells): a stream moving one way
-    // (0 forward, 1 backward) on the axis it moves along, anything else (2: still, or not a
-    // stream) on all four axes.
-    struct LaneSpan {
-        std::int64_t lo, hi, cells;
-        int axis, way;
-    };
-    // A level-6 square's part of that, from its own corner: its way, its cells, and the least and
-    // greatest p of its cells per axis (way -1: nothing to list).
-    struct SquareLanes {
-        int way = -1, axis = 0;
-        std::int64_t cells = 0, lo[4] = {}, hi[4] = {};
-    };
-    const SquareLanes& square_lanes(Ref x, std::unordered_map<Ref, SquareLanes>& memo) {
-        if (const auto it = memo.find(x); it != memo.end()) return it->second;
-        SquareLanes sq;
-        const std::uint16_t m = vmask(x);
-        // Velocities both ways: cells only in the square's border, which the test does not see.
-        if (!((m & kForward) && (m & kBackward))) {
-            sq.way = m && !(m & ~kForward & kAllVel) ? 0 : m && !(m & ~kBackward & kAllVel) ? 1 : 2;
-            while (sq.way < 2 && !(m & kParallel[sq.axis] & ~kStill)) ++sq.axis;
-            std::uint64_t rows[64];
-            rows_of(x, kBaseLevel, rows);
-            for (int i = 0; i < 4; ++i) sq.lo[i] = INT64_MAX, sq.hi[i] = INT64_MIN;
-            for (int y = 0; y < 64; ++y) {
-                if (!rows[y]) continue;
-                sq.cells += __builtin_popcountll(rows[y]);
-                const std::int64_t a = __builtin_ctzll(rows[y]), b = 63 - __builtin_clzll(rows[y]);
-                const std::int64_t plo[4] = {y, a, a + y, a - y}, phi[4] = {y, b, b + y, b - y};
-                for (int i = 0; i < 4; ++i) sq.lo[i] = std::min(sq.lo[i], plo[i]), sq.hi[i] = std::max(sq.hi[i], phi[i]);
-            }
-        }
-        return memo.emplace(x, sq).first->second;
-    }
-    void lanes_of(Ref x, int level, std::int64_t x0, std::int64_t y0, std::vector<LaneSpan>& spans,
-                  std::unordered_map<Ref, SquareLanes>& memo) {
-        if (x == empty_[level]) return;
-        if (level > kBaseLevel) {
-            const std::int64_t h = std::int64_t{1} << (level - 1);
-            for (int q = 0; q < 4; ++q)
-                lanes_of(kid(x, q), level - 1, x0 + (q & 1) * h, y0 + (q >> 1) * h, spans, memo);
-            return;
-        }
-        const SquareLanes& sq = square_lanes(x, memo);
-        if (sq.way < 0) return;
-        const std::int64_t base[4] = {y0, x0, x0 + y0, x0 - y0};
-        for (int axis = sq.way < 2 ? sq.axis : 0; axis < 4; ++axis) {
-            spans.push_back({(base[axis] + sq.lo[axis]) >> 3, (base[axis] + sq.hi[axis]) >> 3, sq.cells, axis, sq.way});
-            if (sq.way < 2) break;
-        }
     }
 
     // Lanes of the cells of x per axis (lane = p / 8 mod 64, p from the square's corner).
@@ -1107,8 +994,265 @@ std::unique_ptr<Engine> make_streamlife(const BoardSpec& spec, const EngineOptio
     return e;
 }
 
-StreamShare stream_share(Engine& streamlife_engine) {
-    return dynamic_cast<StreamlifeEngine&>(streamlife_engine).share();
+namespace {
+
+// stream_share() read from the tree itself, as the engine would see it once loaded: the squares
+// are the engine's 64x64 squares (the tree's own level-6 squares; a tree of a lower level is one
+// square at the origin of a level-6 root). Looking at the tree instead of loading it into a store
+// of its own spares cpu:auto the store's pages and the squares' overlapping quarters that the
+// engine's recursive test makes: it cost 45-75 ms of the large engineered patterns' runs.
+class ShareReader {
+public:
+    ShareReader(const Quadtree& t, const Rule& rule)
+        : t_(t), masks_(hashlife::rule_masks(rule)), life_(rule == Rule::life()),
+          kernel_(hashlife::leaf_kernel(hashlife::best_leaf_simd())) {}
+
+    StreamShare read() {
+        StreamShare total;
+        if (t_.root() == 0) return total;
+        if (t_.level() < kBaseLevel) {  // one square: the cells of a level-6 root, from its corner
+            std::uint64_t rows[64] = {};
+            const Cell o{-(std::int64_t{1} << (kBaseLevel - 1)), 1 - (std::int64_t{1} << (kBaseLevel - 1))};
+            for (const Cell& c : t_.cells()) rows[c.y - o.y] |= std::uint64_t{1} << (c.x - o.x);
+            squares_.push_back(classify(rows));
+            total = share(squares_[0]);
+            if (total.forward * 4 < total.population || total.backward * 4 < total.population) return total;
+            add_lanes(squares_[0], o.x, o.y);
+        } else {
+            // Room at once: growing the arrays cost more page faults than the work they hold.
+            std::size_t squares = 0, above = 0;
+            for (Quadtree::Index i = 1; i <= t_.nodes().size(); ++i) {
+                squares += t_.level_of(i) == kBaseLevel;
+                above += t_.level_of(i) > kBaseLevel;
+            }
+            squares_.reserve(squares);
+            totals_.reserve(above);
+            memo_.assign(t_.nodes().size() + 1, 0);
+            total = sum_all();
+            // The lanes only where cpu:auto looks at them: they list every square where it occurs.
+            if (total.forward * 4 < total.population || total.backward * 4 < total.population) return total;
+            const Cell o = t_.origin();
+            list(t_.root(), t_.level(), o.x, o.y);
+        }
+        // A stream's lanes are clear when no lane within reach on its axis holds a stream moving the
+        // other way or anything that is not a stream (each list sorted and merged, then searched).
+        for (auto& axis : taken_)
+            for (auto& spans : axis) {
+                std::sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) { return a.lo < b.lo; });
+                std::size_t n = 0;
+                for (const Span& sp : spans) {
+                    if (n && sp.lo <= spans[n - 1].hi + 1) spans[n - 1].hi = std::max(spans[n - 1].hi, sp.hi);
+                    else spans[n++] = sp;
+                }
+                spans.resize(n);
+            }
+        const auto meets = [](const std::vector<Span>& spans, std::int64_t lo, std::int64_t hi) {
+            const auto it = std::lower_bound(spans.begin(), spans.end(), lo,
+                                             [](const Span& sp, std::int64_t v) { return sp.hi < v; });
+            return it != spans.end() && it->lo <= hi;
+        };
+        for (const StreamSpan& st : streams_) {
+            const std::int64_t lo = st.lo - kReach[st.axis], hi = st.hi + kReach[st.axis];
+            if (!meets(taken_[st.axis][st.way ^ 1], lo, hi) && !meets(taken_[st.axis][2], lo, hi)) total.apart += st.cells;
+        }
+        return total;
+    }
+
+    // A sample of n live cells, each as likely as any other (a fixed seed): whether at least
+    // share * n of them lie in squares moving forward and as many in squares moving backward.
+    bool sample_both_ways(double share_each, int n) {
+        if (t_.root() == 0) return false;
+        if (t_.level() < kBaseLevel) {
+            const StreamShare s = read();
+            return s.forward >= share_each * s.population && s.backward >= share_each * s.population;
+        }
+        // Each square's cells (float: only to draw by), children before parents in a tree.
+        const std::size_t size = t_.nodes().size();
+        std::vector<float> pop(size + 1, 0.0f);
+        for (Quadtree::Index i = 1; i <= size; ++i) {
+            const Quadtree::Node& nd = t_.node(i);
+            pop[i] = t_.level_of(i) == Quadtree::leaf_level
+                         ? static_cast<float>(__builtin_popcountll(nd.bits))
+                         : pop[nd.kids[0]] + pop[nd.kids[1]] + pop[nd.kids[2]] + pop[nd.kids[3]];
+        }
+        memo_.assign(size + 1, 0);
+        std::uint64_t seed = 0x9e3779b97f4a7c15ull;
+        int forward = 0, backward = 0;
+        for (int s = 0; s < n; ++s) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            float u = static_cast<float>(static_cast<double>(seed >> 11) * 0x1.0p-53) * pop[t_.root()];
+            Quadtree::Index i = t_.root();
+            for (int level = t_.level(); level > kBaseLevel && i; --level) {
+                const Quadtree::Node& nd = t_.node(i);
+                Quadtree::Index next = 0;
+                for (const Quadtree::Index k : nd.kids) {
+                    if (!k || pop[k] == 0) continue;
+                    next = k;  // past the end (rounding): the last square with cells
+                    if (u < pop[k]) break;
+                    u -= pop[k];
+                }
+                i = next;
+            }
+            if (!i) continue;  // a tree without cells
+            const StreamShare c = share(squares_[square(i)]);
+            forward += c.forward > 0;
+            backward += c.backward > 0;
+        }
+        return forward >= share_each * n && backward >= share_each * n;
+    }
+
+private:
+    // A 64x64 square: its cells, velocities, way (0 forward, 1 backward, 2 still or not a stream,
+    // -1 both ways: cells only in its border, which the test does not see), the axis a stream
+    // moves along, and the least and greatest p of its cells per axis from its corner.
+    struct Square {
+        std::int32_t cells = 0;
+        std::uint16_t vel = 0;
+        std::int8_t way = -1, axis = 0;
+        std::int16_t lo[4] = {}, hi[4] = {};  // -63 .. 126
+    };
+    // Lanes (p / 8, not wrapped) from lo to hi on one axis.
+    struct Span {
+        std::int64_t lo, hi;
+    };
+    struct StreamSpan {
+        std::int64_t lo, hi, cells;
+        int axis, way;
+    };
+
+    // The test of the engine's vmask() at once for the whole square: four generations on, the
+    // square alone equals itself moved by v at every cell at least 4 inside it (the engine checks
+    // its nine overlapping 32x32 quarters, whose insides cover exactly these cells).
+    Square classify(const std::uint64_t* orig) const {
+        std::uint64_t rows[64];
+        std::memcpy(rows, orig, sizeof rows);
+        kernel_(rows, 4, masks_, life_);
+        Square sq;
+        constexpr std::uint64_t window = ~std::uint64_t{0} << 4 >> 8 << 4;  // columns 4..59
+        for (int v = 0; v < 9; ++v) {
+            const int dx = kVel[v][0], dy = kVel[v][1];
+            bool same = true;
+            for (int y = 4; y < 60 && same; ++y) {
+                const std::uint64_t src = orig[y - dy];
+                const std::uint64_t moved = dx >= 0 ? src << dx : src >> -dx;
+                same = ((rows[y] ^ moved) & window) == 0;
+            }
+            if (same) sq.vel |= static_cast<std::uint16_t>(1u << v);
+        }
+        const std::uint16_t m = sq.vel;
+        for (int y = 0; y < 64; ++y) sq.cells += __builtin_popcountll(orig[y]);
+        if ((m & kForward) && (m & kBackward)) return sq;
+        sq.way = static_cast<std::int8_t>(m && !(m & ~kForward & kAllVel) ? 0 : m && !(m & ~kBackward & kAllVel) ? 1 : 2);
+        while (sq.way < 2 && !(m & kParallel[sq.axis] & ~kStill)) ++sq.axis;
+        int lo[4] = {INT_MAX, INT_MAX, INT_MAX, INT_MAX}, hi[4] = {INT_MIN, INT_MIN, INT_MIN, INT_MIN};
+        for (int y = 0; y < 64; ++y) {
+            if (!orig[y]) continue;
+            const int a = __builtin_ctzll(orig[y]), b = 63 - __builtin_clzll(orig[y]);
+            const int plo[4] = {y, a, a + y, a - y}, phi[4] = {y, b, b + y, b - y};
+            for (int i = 0; i < 4; ++i) lo[i] = std::min(lo[i], plo[i]), hi[i] = std::max(hi[i], phi[i]);
+        }
+        for (int i = 0; i < 4; ++i) sq.lo[i] = static_cast<std::int16_t>(lo[i]), sq.hi[i] = static_cast<std::int16_t>(hi[i]);
+        return sq;
+    }
+    static StreamShare share(const Square& sq) {
+        StreamShare s;
+        s.population = sq.cells;
+        const std::uint16_t m = sq.vel;
+        if (m && !(m & ~kForward & kAllVel)) s.forward = sq.cells;
+        else if (m && !(m & ~kBackward & kAllVel)) s.backward = sq.cells;
+        return s;
+    }
+
+    // The square of level-6 node i (by index in squares_), classified once.
+    std::uint32_t square(Quadtree::Index i) {
+        if (memo_[i]) return memo_[i] - 1;
+        std::uint64_t rows[64] = {};
+        const Quadtree::Node& n = t_.node(i);
+        for (int q = 0; q < 4; ++q) {
+            if (!n.kids[q]) continue;
+            const Quadtree::Node& k = t_.node(n.kids[q]);
+            for (int r = 0; r < 4; ++r) {
+                if (!k.kids[r]) continue;
+                const Quadtree::Node& k2 = t_.node(k.kids[r]);
+                for (int l = 0; l < 4; ++l) {
+                    if (!k2.kids[l]) continue;
+                    const std::uint64_t bits = t_.node(k2.kids[l]).bits;
+                    const int x0 = (q & 1) * 32 + (r & 1) * 16 + (l & 1) * 8;
+                    const int y0 = (q >> 1) * 32 + (r >> 1) * 16 + (l >> 1) * 8;
+                    for (int y = 0; y < 8; ++y) rows[y0 + y] |= ((bits >> (8 * y)) & 0xff) << x0;
+                }
+            }
+        }
+        squares_.push_back(classify(rows));
+        memo_[i] = static_cast<std::uint32_t>(squares_.size());
+        return static_cast<std::uint32_t>(squares_.size() - 1);
+    }
+    // The share of the squares under each square of level 6 and up, each counted as often as it
+    // occurs: one pass in index order (a tree's children come before their parents). A walk from
+    // the root took 10.7 ms of hbk_gun.mc.gz's 92,000 squares, in scattered reads of the memo.
+    StreamShare sum_all() {
+        const auto of = [&](Quadtree::Index k) -> StreamShare {
+            if (!k) return {};
+            return t_.level_of(k) == kBaseLevel ? share(squares_[memo_[k] - 1]) : totals_[memo_[k] - 1];
+        };
+        for (Quadtree::Index i = 1; i <= t_.nodes().size(); ++i) {
+            const int level = t_.level_of(i);
+            if (level == kBaseLevel) {
+                square(i);
+            } else if (level > kBaseLevel) {
+                StreamShare s;
+                for (const Quadtree::Index k : t_.node(i).kids) {
+                    const StreamShare c = of(k);
+                    s.forward += c.forward;
+                    s.backward += c.backward;
+                    s.population += c.population;
+                }
+                totals_.push_back(s);
+                memo_[i] = static_cast<std::uint32_t>(totals_.size());
+            }
+        }
+        return of(t_.root());
+    }
+    // The lanes of a square at (x0, y0): a stream's on the axis it moves along, anything else's on
+    // all four axes.
+    void add_lanes(const Square& sq, std::int64_t x0, std::int64_t y0) {
+        if (sq.way < 0) return;
+        const std::int64_t base[4] = {y0, x0, x0 + y0, x0 - y0};
+        for (int axis = sq.way < 2 ? sq.axis : 0; axis < 4; ++axis) {
+            const Span sp{(base[axis] + sq.lo[axis]) >> 3, (base[axis] + sq.hi[axis]) >> 3};
+            taken_[axis][sq.way].push_back(sp);
+            if (sq.way < 2) {
+                streams_.push_back({sp.lo, sp.hi, sq.cells, axis, sq.way});
+                break;
+            }
+        }
+    }
+    void list(Quadtree::Index i, int level, std::int64_t x0, std::int64_t y0) {
+        if (i == 0) return;
+        if (level == kBaseLevel) return add_lanes(squares_[square(i)], x0, y0);
+        const std::int64_t h = std::int64_t{1} << (level - 1);
+        const Quadtree::Node& n = t_.node(i);
+        for (int q = 0; q < 4; ++q) list(n.kids[q], level - 1, x0 + (q & 1) * h, y0 + (q >> 1) * h);
+    }
+
+    const Quadtree& t_;
+    bitpacked::RuleMasks masks_;
+    bool life_;
+    hashlife::LeafKernel kernel_;
+    std::vector<Square> squares_;
+    // By tree index: 1 + index in squares_ (level 6) or in totals_ (above); 0 not yet.
+    std::vector<std::uint32_t> memo_;
+    std::vector<StreamShare> totals_;
+    std::vector<Span> taken_[4][3];  // by axis and way
+    std::vector<StreamSpan> streams_;
+};
+
+}  // namespace
+
+StreamShare stream_share(const Quadtree& tree, const Rule& rule) { return ShareReader(tree, rule).read(); }
+
+bool sampled_both_ways(const Quadtree& tree, const Rule& rule, double share, int cells) {
+    return ShareReader(tree, rule).sample_both_ways(share, cells);
 }
 
 }  // namespace tilelife::streamlife

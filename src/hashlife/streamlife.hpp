@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "tilelife/engine.hpp"
+#include "tilelife/quadtree.hpp"
 
 namespace tilelife {
 
@@ -37,7 +38,13 @@ struct StreamShare {
     // at least a quarter of the population (0 otherwise): it lists every cell.
     std::int64_t apart = 0;
 };
-StreamShare stream_share(Engine& streamlife_engine);
+// Read from the tree (its squares as the engine would hold them once loaded).
+StreamShare stream_share(const Quadtree& tree, const Rule& rule);
+// A quick look before stream_share(): whether, of a sample of `cells` live cells (each as likely
+// as any other, drawn with a fixed seed), at least `share` lie in squares moving forward and as
+// many in squares moving backward. It classifies at most `cells` squares, where stream_share()
+// classifies every distinct one.
+bool sampled_both_ways(const Quadtree& tree, const Rule& rule, double share, int cells = 512);
 
 }  // namespace streamlife
 }  // namespace tilelife

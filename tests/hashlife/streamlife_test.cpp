@@ -188,6 +188,101 @@ TEST(StreamlifeAuto, ChoosesStreamlifeForLongRunsOfStreamsPassingEachOther) {
     }
 }
 
+// What cpu:auto reads before choosing: each 64x64 square of the tree (a tree of a level above 6
+// has its squares' corners at x = 64a, y = 64b + 1) is a stream moving forward, backward or
+// neither, and streams that keep their distance on their axis from the other way's lanes and
+// from everything else are apart. Exact counts of cells for scenes laid out by hand.
+TEST(StreamShare, SquaresAndLanesCountedExactly) {
+    const Cells south_east = test::picture({".O.", "..O", "OOO"}), north_west = test::picture({"OOO", "O..", ".O."});
+    const Cells block = test::picture({"OO", "OO"});
+    const auto share = [](const Cells& cells, const std::string& rule = "B3/S23") {
+        return streamlife::stream_share(Quadtree::from_cells(cells), parse_rule(rule).rule);
+    };
+    const auto expect = [](const streamlife::StreamShare& s, std::int64_t f, std::int64_t b, std::int64_t p,
+                           std::int64_t apart) {
+        EXPECT_EQ(s.forward, f);
+        EXPECT_EQ(s.backward, b);
+        EXPECT_EQ(s.population, p);
+        EXPECT_EQ(s.apart, apart);
+    };
+    const Cells se = test::translated(south_east, 30, 31);  // inside the square at (0, 1)
+    {
+        SCOPED_TRACE("no cells");
+        expect(share({}), 0, 0, 0, 0);
+    }
+    {
+        SCOPED_TRACE("on diagonals 192 apart");
+        expect(share(test::united(se, test::translated(north_west, 30 + 256, 31 + 64))), 5, 5, 10, 10);
+    }
+    {
+        SCOPED_TRACE("on one diagonal, towards each other");
+        expect(share(test::united(se, test::translated(north_west, 30 + 192, 31 + 192))), 5, 5, 10, 0);
+    }
+    {
+        SCOPED_TRACE("on diagonals 11 apart: within the independence test's reach of 16");
+        expect(share(test::united(se, test::translated(north_west, 30 + 204, 31 + 192))), 5, 5, 10, 0);
+    }
+    {
+        SCOPED_TRACE("a block on the south-east glider's diagonal");
+        const Cells scene = test::united(se, test::translated(north_west, 30 + 256, 31 + 64));
+        expect(share(test::united(scene, test::translated(block, 128 + 30, 129 + 30))), 5, 5, 14, 5);
+    }
+    {
+        SCOPED_TRACE("both gliders in one square: neither way");
+        expect(share(test::united(se, test::translated(north_west, 50, 31))), 0, 0, 10, 0);
+    }
+    {
+        SCOPED_TRACE("a glider across two squares, in their 4-cell borders, is not seen moving");
+        const Cells scene = test::united(se, test::translated(north_west, 30 + 256, 31 + 64));
+        expect(share(test::united(scene, test::translated(south_east, 128 + 62, 129 + 30))), 5, 5, 15, 10);
+    }
+    {
+        SCOPED_TRACE("a small tree: one square at the origin of a level-6 root");
+        expect(share(test::translated(south_east, -3, 4)), 5, 0, 5, 0);
+    }
+    {
+        SCOPED_TRACE("the rule decides: no glider in B3/S2");
+        expect(share(test::united(se, test::translated(north_west, 30 + 256, 31 + 64)), "B3/S2"), 0, 0, 10, 0);
+    }
+}
+
+// The quick look cpu:auto takes first: a sample of the cells, drawn the same way every time. A
+// quarter of the cells moving each way (gliders in squares of their own, blocks for the rest)
+// passes a floor of an eighth and fails one of 0.4; streams one way only, or none, never pass.
+TEST(StreamShare, ASampleOfTheCellsSeesEachWaysShare) {
+    const Cells south_east = test::picture({".O.", "..O", "OOO"}), north_west = test::picture({"OOO", "O..", ".O."});
+    const Cells block = test::picture({"OO", "OO"});
+    Cells quarters, one_way, still;
+    for (int i = 0; i < 40; ++i) {
+        quarters = test::united(quarters, test::translated(south_east, 64 * i + 30, 31));
+        quarters = test::united(quarters, test::translated(north_west, 64 * i + 30, 64 * 8 + 31));
+        one_way = test::united(one_way, test::translated(south_east, 64 * i + 30, 64 * (i % 5) + 31));
+    }
+    for (int i = 0; i < 100; ++i) {
+        quarters = test::united(quarters, test::translated(block, 64 * (i % 20) + 30, 64 * (3 + i / 20) + 31));
+        still = test::united(still, test::translated(block, 64 * (i % 20) + 30, 64 * (i / 20) + 31));
+    }
+    const Rule life = Rule::life();
+    const Quadtree q = Quadtree::from_cells(quarters);
+    const streamlife::StreamShare exact = streamlife::stream_share(q, life);
+    ASSERT_EQ(exact.forward * 4, exact.population);
+    ASSERT_EQ(exact.backward * 4, exact.population);
+    EXPECT_TRUE(streamlife::sampled_both_ways(q, life, 1.0 / 8));
+    EXPECT_FALSE(streamlife::sampled_both_ways(q, life, 0.4));
+    EXPECT_FALSE(streamlife::sampled_both_ways(Quadtree::from_cells(one_way), life, 1.0 / 8));
+    EXPECT_FALSE(streamlife::sampled_both_ways(Quadtree::from_cells(still), life, 1.0 / 8));
+    EXPECT_FALSE(streamlife::sampled_both_ways(Quadtree{}, life, 1.0 / 8));
+    Quadtree hollow;  // squares, but no cells
+    const Quadtree::Index leaf = hollow.add_leaf(0);
+    const Quadtree::Index n4 = hollow.add_node(4, {leaf, 0, 0, 0}), n5 = hollow.add_node(5, {n4, 0, 0, 0});
+    const Quadtree::Index n6 = hollow.add_node(6, {0, n5, 0, 0});
+    hollow.set_root(hollow.add_node(8, {0, 0, hollow.add_node(7, {n6, n6, 0, 0}), 0}), 8);
+    EXPECT_FALSE(streamlife::sampled_both_ways(hollow, life, 1.0 / 8));
+    EXPECT_EQ(streamlife::stream_share(hollow, life).population, 0);
+    EXPECT_TRUE(streamlife::sampled_both_ways(Quadtree::from_cells(passing_trains(80)), life, 1.0 / 8));
+    EXPECT_FALSE(streamlife::sampled_both_ways(Quadtree::from_cells(kGun), life, 1.0 / 8));
+}
+
 TEST(Streamlife, AnUnsoundIndependenceTestIsCaught) {
     // The comparisons above can fail: with every pair of streams taken as independent, whatever
     // their lanes, the crossing streams come out wrong.
