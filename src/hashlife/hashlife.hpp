@@ -28,7 +28,7 @@ struct Tuning {
     // 3 = AVX-512 (tests run each supported one).
     int simd = 0;
     // Parallel steps (more than one thread): a level's queue of squares to evaluate is split into
-    // tasks of at least this many squares once it holds twice as many. 0: the default (64). Tests
+    // tasks of at least this many squares once it holds twice as many. 0: the default (16). Tests
     // lower it to make many small tasks racing for the same squares.
     int task_squares = 0;
     // ... and a shorter queue of at least twice idle_squares is split into pieces of at least that
