@@ -213,7 +213,7 @@ private:
     void choose_streamlife() {
         const std::shared_ptr<const Quadtree> tree = cur_->quadtree();
         if (!tree) return;
-        // Most patterns are far from a quarter each way: a sample (0.2-3 ms) spares them the exact
+        // Most patterns are far from a quarter each way: a sample (0.1-3 ms) spares them the exact
         // count (10-15 ms of the large engineered patterns'). With a quarter each way, 512 cells
         // show under an eighth of either with probability below 10^-10 (Chernoff).
         if (!streamlife::sampled_both_ways(*tree, spec_.rule, 1.0 / 8)) return;

@@ -16,8 +16,8 @@
 // therefore never come within reach of one another inside the region that the result depends on.
 #include <algorithm>
 #include <array>
-#include <climits>
 #include <atomic>
+#include <climits>
 #include <cstring>
 #include <functional>
 #include <map>
@@ -56,6 +56,25 @@ constexpr std::uint16_t kParallel[4] = {1u | 1u << 5 | 1u << 6, 1u | 1u << 7 | 1
                                         1u | 1u << 1 | 1u << 2};
 // Lanes that must separate a and b: cells within 8 (orthogonal) or 16 (diagonal) in p meet.
 constexpr int kReach[4] = {1, 1, 2, 2};
+
+// The velocities v (kVel bits) for which `after` (64 rows of 64 cells, four generations after
+// `before`) equals `before` moved by v at every cell of rows and columns lo .. hi - 1 (2 <= lo,
+// hi <= 62: what moves in comes from inside the rows).
+inline std::uint16_t velocities(const std::uint64_t* before, const std::uint64_t* after, int lo, int hi) {
+    const std::uint64_t window = (~std::uint64_t{0} >> (64 - (hi - lo))) << lo;
+    std::uint16_t m = 0;
+    for (int v = 0; v < 9; ++v) {
+        const int dx = kVel[v][0], dy = kVel[v][1];
+        bool same = true;
+        for (int y = lo; y < hi && same; ++y) {
+            const std::uint64_t src = before[y - dy];
+            const std::uint64_t moved = dx >= 0 ? src << dx : src >> -dx;
+            same = ((after[y] ^ moved) & window) == 0;
+        }
+        if (same) m |= static_cast<std::uint16_t>(1u << v);
+    }
+    return m;
+}
 
 struct Node {
     union {
@@ -575,18 +594,7 @@ private:
             rows_of(x, 5, rows);
             std::memcpy(orig, rows, sizeof rows);
             kernel_(rows, 4, masks_, life_);
-            m = 0;
-            const std::uint64_t window = std::uint64_t{0xffffff} << 20;  // columns 20..43
-            for (int v = 0; v < 9; ++v) {
-                const int dx = kVel[v][0], dy = kVel[v][1];
-                bool same = true;
-                for (int y = 20; y < 44 && same; ++y) {
-                    const std::uint64_t src = orig[y - dy];
-                    const std::uint64_t moved = dx >= 0 ? src << dx : src >> -dx;
-                    same = ((rows[y] ^ moved) & window) == 0;
-                }
-                if (same) m |= static_cast<std::uint16_t>(1u << v);
-            }
+            m = velocities(orig, rows, 20, 44);  // the square at 16..47: 4 inside it
         } else {
             Ref q[9];
             nine(x, q);
@@ -1128,17 +1136,7 @@ private:
         std::memcpy(rows, orig, sizeof rows);
         kernel_(rows, 4, masks_, life_);
         Square sq;
-        constexpr std::uint64_t window = ~std::uint64_t{0} << 4 >> 8 << 4;  // columns 4..59
-        for (int v = 0; v < 9; ++v) {
-            const int dx = kVel[v][0], dy = kVel[v][1];
-            bool same = true;
-            for (int y = 4; y < 60 && same; ++y) {
-                const std::uint64_t src = orig[y - dy];
-                const std::uint64_t moved = dx >= 0 ? src << dx : src >> -dx;
-                same = ((rows[y] ^ moved) & window) == 0;
-            }
-            if (same) sq.vel |= static_cast<std::uint16_t>(1u << v);
-        }
+        sq.vel = velocities(orig, rows, 4, 60);
         const std::uint16_t m = sq.vel;
         for (int y = 0; y < 64; ++y) sq.cells += __builtin_popcountll(orig[y]);
         if ((m & kForward) && (m & kBackward)) return sq;
