@@ -28,6 +28,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "core/cell_squares.hpp"
 #include "core/huge_pages.hpp"
 #include "hashlife/hashlife.hpp"
 #include "tilelife/error.hpp"
@@ -2253,86 +2254,26 @@ private:
                              " height=" + std::to_string(b.height));
     }
 
-    // A tree of these cells (its root centred, level >= kMinRoot). The squares of each level are
-    // made in order of (row, column) of their 16x16 (or larger) squares. Cells in row order, as
-    // every reader and write_region give them, are sorted a band of 16 rows at a time, and each
-    // level comes from the one below by merging its rows in pairs: sorting all the cells, and then
-    // every level, took a fifth of megacell-OFF.rle's whole run of 65536 generations.
+    // A tree of these cells (its root centred, level >= kMinRoot), bottom-up (core/cell_squares.hpp).
     std::pair<Ref, int> build(const std::vector<Cell>& cells) {
         const Box box = tilelife::bounding_box(cells);
         check_plane(box);
         const int level = root_level_for(box, kMinRoot);
-        const Cell o = origin(level);
-        struct Bit {
-            std::uint64_t kx, ky;
-            std::uint8_t x, y;
-        };
-        struct Item {
-            std::uint64_t kx, ky;
-            Ref r;
-        };
-        const auto bit_of = [&](const Cell& c) {
-            const auto ux = static_cast<std::uint64_t>(c.x) - static_cast<std::uint64_t>(o.x);
-            const auto uy = static_cast<std::uint64_t>(c.y) - static_cast<std::uint64_t>(o.y);
-            return Bit{ux >> 4, uy >> 4, static_cast<std::uint8_t>(ux & 15), static_cast<std::uint8_t>(uy & 15)};
-        };
-        const auto by_square = [](const Bit& a, const Bit& b) { return a.ky != b.ky ? a.ky < b.ky : a.kx < b.kx; };
-        std::vector<Item> items;
-        std::vector<Bit> bits;
-        const auto add_leaves = [&] {  // bits sorted by square
-            for (std::size_t i = 0; i < bits.size();) {
-                Leaf l{};
-                std::size_t j = i;
-                for (; j < bits.size() && bits[j].kx == bits[i].kx && bits[j].ky == bits[i].ky; ++j)
-                    l.row[bits[j].y] = static_cast<std::uint16_t>(l.row[bits[j].y] | (1u << bits[j].x));
-                items.push_back(Item{bits[i].kx, bits[i].ky, leaf(l)});
-                i = j;
-            }
-        };
-        const bool in_rows = std::is_sorted(cells.begin(), cells.end(), [](const Cell& a, const Cell& b) {
-            return a.y != b.y ? a.y < b.y : a.x < b.x;
-        });
-        if (in_rows) {
-            for (std::size_t i = 0; i < cells.size();) {
-                bits.clear();
-                const std::uint64_t ky = bit_of(cells[i]).ky;
-                for (; i < cells.size() && bit_of(cells[i]).ky == ky; ++i) bits.push_back(bit_of(cells[i]));
-                std::sort(bits.begin(), bits.end(), by_square);
-                add_leaves();
-            }
-        } else {
-            bits.reserve(cells.size());
-            for (const Cell& c : cells) bits.push_back(bit_of(c));
-            std::sort(bits.begin(), bits.end(), by_square);
-            add_leaves();
-        }
-        std::vector<Item> up;
+        std::vector<cell_squares::Square> squares, up;
+        cell_squares::for_each_leaf(cells, origin(level), kLeafLevel,
+                                    [&](std::uint64_t kx, std::uint64_t ky, const cell_squares::CellBit* first,
+                                        const cell_squares::CellBit* last) {
+                                        Leaf l{};
+                                        for (; first != last; ++first)
+                                            l.row[first->y] = static_cast<std::uint16_t>(l.row[first->y] | (1u << first->x));
+                                        squares.push_back({kx, ky, leaf(l)});
+                                    });
         for (int lv = kLeafLevel + 1; lv <= level; ++lv) {
-            // items in order of (ky, kx): each run of one row, with the next row when it is the
-            // other half of the same parents, merged by kx / 2.
-            up.clear();
-            const Ref e = empty_[lv - 1];
-            const std::size_t n = items.size();
-            for (std::size_t i = 0; i < n;) {
-                const std::uint64_t ky = items[i].ky;
-                std::size_t a = i, a_end = i;
-                while (a_end < n && items[a_end].ky == ky) ++a_end;
-                std::size_t b = a_end, b_end = a_end;
-                if (!(ky & 1))
-                    while (b_end < n && items[b_end].ky == ky + 1) ++b_end;
-                while (a < a_end || b < b_end) {
-                    const std::uint64_t px = std::min(a < a_end ? items[a].kx >> 1 : UINT64_MAX,
-                                                      b < b_end ? items[b].kx >> 1 : UINT64_MAX);
-                    Ref k[4] = {e, e, e, e};
-                    for (; a < a_end && (items[a].kx >> 1) == px; ++a) k[((ky & 1) << 1) | (items[a].kx & 1)] = items[a].r;
-                    for (; b < b_end && (items[b].kx >> 1) == px; ++b) k[2 | (items[b].kx & 1)] = items[b].r;
-                    up.push_back(Item{px, ky >> 1, node(lv, k[0], k[1], k[2], k[3])});
-                }
-                i = b_end;
-            }
-            items.swap(up);
+            cell_squares::parents(squares, empty_[lv - 1], up,
+                                  [&](const std::uint32_t* k) { return node(lv, k[0], k[1], k[2], k[3]); });
+            squares.swap(up);
         }
-        return {items.front().r, level};
+        return {squares.front().ref, level};
     }
 
     // root_ |= tree (both centred).

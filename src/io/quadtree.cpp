@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "core/cell_squares.hpp"
 #include "core/huge_pages.hpp"
 #include "tilelife/error.hpp"
 
@@ -287,61 +288,29 @@ Quadtree Quadtree::from_cells(const std::vector<Cell>& cells) {
                          std::to_string(box.x + (box.width - 1)) + ", " + std::to_string(box.y + (box.height - 1)) +
                          ") do not fit in a quadtree of 64-bit coordinates");
     t.level_ = level;
-    const Cell o = t.origin();
-    // Items of the current level keyed by their position in units of the level's side.
-    struct Item {
-        std::uint64_t kx, ky;
-        Index index;
-    };
-    std::vector<Item> items;
-    {
-        // Leaves: cells grouped by 8x8 square.
-        struct Bit {
-            std::uint64_t kx, ky;
-            unsigned bit;
-        };
-        std::vector<Bit> bits;
-        bits.reserve(cells.size());
-        for (const Cell& c : cells) {
-            const auto ux = static_cast<std::uint64_t>(c.x) - static_cast<std::uint64_t>(o.x);
-            const auto uy = static_cast<std::uint64_t>(c.y) - static_cast<std::uint64_t>(o.y);
-            bits.push_back(Bit{ux >> 3, uy >> 3, static_cast<unsigned>((uy & 7) * 8 + (ux & 7))});
-        }
-        std::sort(bits.begin(), bits.end(),
-                  [](const Bit& a, const Bit& b) { return a.ky != b.ky ? a.ky < b.ky : a.kx < b.kx; });
-        std::unordered_map<std::uint64_t, Index> leaves;
-        for (std::size_t i = 0; i < bits.size();) {
-            std::uint64_t word = 0;
-            std::size_t j = i;
-            for (; j < bits.size() && bits[j].kx == bits[i].kx && bits[j].ky == bits[i].ky; ++j)
-                word |= std::uint64_t{1} << bits[j].bit;
-            auto [it, fresh] = leaves.try_emplace(word, 0);
-            if (fresh) it->second = t.add_leaf(word);
-            items.push_back(Item{bits[i].kx, bits[i].ky, it->second});
-            i = j;
-        }
-    }
+    // Bottom-up (core/cell_squares.hpp), each distinct leaf and node added once.
+    std::vector<cell_squares::Square> squares, up;
+    std::unordered_map<std::uint64_t, Index> leaves;
+    cell_squares::for_each_leaf(cells, t.origin(), leaf_level,
+                                [&](std::uint64_t kx, std::uint64_t ky, const cell_squares::CellBit* first,
+                                    const cell_squares::CellBit* last) {
+                                    std::uint64_t word = 0;
+                                    for (; first != last; ++first) word |= std::uint64_t{1} << (first->y * 8 + first->x);
+                                    auto [it, fresh] = leaves.try_emplace(word, 0);
+                                    if (fresh) it->second = t.add_leaf(word);
+                                    squares.push_back({kx, ky, it->second});
+                                });
     std::unordered_map<NodeKey, Index, NodeKeyHash> shared;
     for (int lv = leaf_level + 1; lv <= level; ++lv) {
-        std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
-            const std::uint64_t ay = a.ky >> 1, by = b.ky >> 1, ax = a.kx >> 1, bx = b.kx >> 1;
-            return ay != by ? ay < by : ax < bx;
-        });
-        std::vector<Item> parents;
-        for (std::size_t i = 0; i < items.size();) {
-            const std::uint64_t px = items[i].kx >> 1, py = items[i].ky >> 1;
-            NodeKey key{lv, {0, 0, 0, 0}};
-            std::size_t j = i;
-            for (; j < items.size() && (items[j].kx >> 1) == px && (items[j].ky >> 1) == py; ++j)
-                key.kids[static_cast<std::size_t>(((items[j].ky & 1) << 1) | (items[j].kx & 1))] = items[j].index;
+        cell_squares::parents(squares, 0, up, [&](const std::uint32_t* k) {
+            const NodeKey key{lv, {k[0], k[1], k[2], k[3]}};
             auto [it, fresh] = shared.try_emplace(key, 0);
             if (fresh) it->second = t.add_node(lv, key.kids);
-            parents.push_back(Item{px, py, it->second});
-            i = j;
-        }
-        items.swap(parents);
+            return it->second;
+        });
+        squares.swap(up);
     }
-    t.set_root(items.front().index, level);
+    t.set_root(squares.front().ref, level);
     return t;
 }
 

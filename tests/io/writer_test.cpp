@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <random>
 
 #include "io_support.hpp"
 #include "support/test_support.hpp"
@@ -504,6 +505,25 @@ TEST(FormatPacked, MacrocellFromRowsReadsBackAsTheCells) {
     }
     SCOPED_TRACE("4096x4096");
     check(4096, 4096, soup(4096, 4096, 0.5), Cell{-2048, -2048});
+}
+
+// Quadtree::from_cells takes cells in any order: row order (sorted a band of 8 rows at a time) and
+// any other (sorted whole), duplicates included, make the same macrocell and the same cells, over
+// squares far apart and the boundaries of 8-row bands.
+TEST(FromCells, CellsInAnyOrderMakeTheSameTree) {
+    std::mt19937_64 rng(5);
+    for (int round = 0; round < 4; ++round) {
+        std::vector<Cell> rows = xorshift_soup(67 + 10 * round, 45, 0.3, 40 + round);
+        for (const Cell& c : xorshift_soup(9, 13, 0.5, 60 + round)) rows.push_back(Cell{c.x + 900 * round - 1300, c.y + 517});
+        std::sort(rows.begin(), rows.end(), [](const Cell& a, const Cell& b) { return a.y != b.y ? a.y < b.y : a.x < b.x; });
+        std::vector<Cell> any = rows;
+        any.insert(any.end(), rows.begin(), rows.begin() + static_cast<std::ptrdiff_t>(rows.size() / 4));
+        std::shuffle(any.begin(), any.end(), rng);
+        const Quadtree a = Quadtree::from_cells(rows), b = Quadtree::from_cells(any);
+        EXPECT_EQ(a.cells(), rows) << "round " << round;
+        EXPECT_EQ(b.cells(), rows) << "round " << round;
+        EXPECT_EQ(format_macrocell(a, PatternMeta{}), format_macrocell(b, PatternMeta{})) << "round " << round;
+    }
 }
 
 // A tree's macrocell goes to the sink in pieces of about 64 KiB (a run's output is never held
