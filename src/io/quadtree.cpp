@@ -260,17 +260,60 @@ int root_level_for(const Box& box, int min_level) {
 
 namespace {
 
-struct NodeKey {
-    int level;
-    std::array<Quadtree::Index, 4> kids;
-    friend bool operator==(const NodeKey&, const NodeKey&) = default;
-};
-struct NodeKeyHash {
-    std::size_t operator()(const NodeKey& k) const {
-        std::uint64_t h = static_cast<std::uint64_t>(k.level) * 0x9E3779B97F4A7C15ull;
-        for (Quadtree::Index i : k.kids) h = (h ^ i) * 0xff51afd7ed558ccdull;
-        return static_cast<std::size_t>(h ^ (h >> 32));
+// The squares of a tree being built, each distinct one once: an open-addressed table of indices
+// into the tree (0: empty), rebuilt at twice the size when half full. Two hash maps (a node on the
+// heap per square) made converting Caterloopillar_5c21.rle 1.14x slower and 1.2 MB larger.
+class SquareTable {
+public:
+    explicit SquareTable(Quadtree& t) : t_(t), slots_(1024, 0) {}
+    Quadtree::Index leaf(std::uint64_t bits) {
+        return find_or_add(hash(Quadtree::leaf_level, {}, bits), [&](const Quadtree::Node& n) {
+            return n.level == Quadtree::leaf_level && n.bits == bits;
+        }, [&] { return t_.add_leaf(bits); });
     }
+    Quadtree::Index node(int level, const std::array<Quadtree::Index, 4>& kids) {
+        return find_or_add(hash(level, kids, 0), [&](const Quadtree::Node& n) {
+            return n.level == level && n.kids == kids;
+        }, [&] { return t_.add_node(level, kids); });
+    }
+
+private:
+    static std::uint64_t hash(int level, const std::array<Quadtree::Index, 4>& kids, std::uint64_t bits) {
+        std::uint64_t h = (static_cast<std::uint64_t>(level) * 0x9E3779B97F4A7C15ull) ^ bits;
+        for (const Quadtree::Index i : kids) h = (h ^ i) * 0xff51afd7ed558ccdull;
+        h ^= h >> 29;
+        h *= 0xbf58476d1ce4e5b9ull;
+        return h ^ (h >> 32);
+    }
+    static std::uint64_t hash_of(const Quadtree::Node& n) {
+        return n.level == Quadtree::leaf_level ? hash(n.level, {}, n.bits) : hash(n.level, n.kids, 0);
+    }
+    template <class Same, class Add>
+    Quadtree::Index find_or_add(std::uint64_t h, Same&& same, Add&& add) {
+        const std::size_t mask = slots_.size() - 1;
+        std::size_t s = h & mask;
+        for (; slots_[s]; s = (s + 1) & mask)
+            if (same(t_.node(slots_[s]))) return slots_[s];
+        const Quadtree::Index i = add();
+        slots_[s] = i;
+        if (++used_ * 2 > slots_.size()) grow();
+        return i;
+    }
+    void grow() {
+        std::vector<Quadtree::Index> bigger(slots_.size() * 2, 0);
+        const std::size_t mask = bigger.size() - 1;
+        for (const Quadtree::Index i : slots_) {
+            if (!i) continue;
+            std::size_t s = hash_of(t_.node(i)) & mask;
+            while (bigger[s]) s = (s + 1) & mask;
+            bigger[s] = i;
+        }
+        slots_.swap(bigger);
+    }
+
+    Quadtree& t_;
+    std::vector<Quadtree::Index> slots_;
+    std::size_t used_ = 0;
 };
 
 }  // namespace
@@ -290,24 +333,17 @@ Quadtree Quadtree::from_cells(const std::vector<Cell>& cells) {
     t.level_ = level;
     // Bottom-up (core/cell_squares.hpp), each distinct leaf and node added once.
     std::vector<cell_squares::Square> squares, up;
-    std::unordered_map<std::uint64_t, Index> leaves;
+    SquareTable table(t);
     cell_squares::for_each_leaf(cells, t.origin(), leaf_level,
                                 [&](std::uint64_t kx, std::uint64_t ky, const cell_squares::CellBit* first,
                                     const cell_squares::CellBit* last) {
                                     std::uint64_t word = 0;
                                     for (; first != last; ++first) word |= std::uint64_t{1} << (first->y * 8 + first->x);
-                                    auto [it, fresh] = leaves.try_emplace(word, 0);
-                                    if (fresh) it->second = t.add_leaf(word);
-                                    squares.push_back({kx, ky, it->second});
+                                    squares.push_back({kx, ky, table.leaf(word)});
                                 });
-    std::unordered_map<NodeKey, Index, NodeKeyHash> shared;
     for (int lv = leaf_level + 1; lv <= level; ++lv) {
-        cell_squares::parents(squares, 0, up, [&](const std::uint32_t* k) {
-            const NodeKey key{lv, {k[0], k[1], k[2], k[3]}};
-            auto [it, fresh] = shared.try_emplace(key, 0);
-            if (fresh) it->second = t.add_node(lv, key.kids);
-            return it->second;
-        });
+        cell_squares::parents(squares, 0, up,
+                              [&](const std::uint32_t* k) { return table.node(lv, {k[0], k[1], k[2], k[3]}); });
         squares.swap(up);
     }
     t.set_root(squares.front().ref, level);
