@@ -524,6 +524,33 @@ TEST(FromCells, CellsInAnyOrderMakeTheSameTree) {
         EXPECT_EQ(b.cells(), rows) << "round " << round;
         EXPECT_EQ(format_macrocell(a, PatternMeta{}), format_macrocell(b, PatternMeta{})) << "round " << round;
     }
+    // Each distinct square once: 32 x 32 blocks on a grid of side 16 make a few distinct squares a
+    // level (the root's rows start one cell off the grid's, which splits each block between two
+    // leaves, and the grid's last row and column differ), 20 in all up to the root of level 11;
+    // one square for each place they occur would be thousands.
+    std::vector<Cell> blocks;
+    for (int j = 0; j < 32; ++j)
+        for (int i = 0; i < 32; ++i)
+            for (const Cell& c : {Cell{0, 0}, Cell{1, 0}, Cell{0, 1}, Cell{1, 1}}) blocks.push_back(Cell{16 * i + c.x, 16 * j + c.y});
+    const Quadtree grid = Quadtree::from_cells(blocks);
+    EXPECT_EQ(grid.population(), 4096);
+    EXPECT_LE(grid.nodes().size(), 32u);
+    // And no square twice in a tree large enough to grow the table several times, whose squares
+    // recur: 64 x 64 pieces of 8 x 8 cells from a palette of 700 (each about six times). As many
+    // squares as the macrocell, which lists each distinct one once, has lines of squares.
+    std::mt19937_64 bits(9);
+    std::vector<std::uint64_t> palette(700);
+    for (auto& w : palette) w = bits();
+    std::vector<Cell> tiles;
+    for (int j = 0; j < 64; ++j)
+        for (int i = 0; i < 64; ++i)
+            for (int k = 0; k < 64; ++k)
+                if (palette[static_cast<std::size_t>((7 * i + 13 * j) % 700)] >> k & 1)
+                    tiles.push_back(Cell{8 * i + k % 8, 8 * j + k / 8});
+    const Quadtree tiled = Quadtree::from_cells(tiles);
+    const Quadtree back = *parse_pattern(format_macrocell(tiled, PatternMeta{}), "tiled.mc").tree;
+    EXPECT_GT(tiled.nodes().size(), 1024u);
+    EXPECT_EQ(tiled.nodes().size(), back.nodes().size());
 }
 
 // A tree's macrocell goes to the sink in pieces of about 64 KiB (a run's output is never held
