@@ -13,6 +13,9 @@ struct Cell {
     friend auto operator<=>(const Cell&, const Cell&) = default;
 };
 
+// Row order: by y, then x. Every reader gives cells in it and live_cells() returns them in it.
+inline bool row_order(const Cell& a, const Cell& b) { return a.y != b.y ? a.y < b.y : a.x < b.x; }
+
 // Half-open box [x, x+width) x [y, y+height). Empty when width or height is 0.
 struct Box {
     std::int64_t x = 0;

@@ -48,9 +48,7 @@ void for_each_leaf(const std::vector<Cell>& cells, Cell origin, int shift, Leaf&
             i = j;
         }
     };
-    const bool in_rows = std::is_sorted(cells.begin(), cells.end(), [](const Cell& a, const Cell& b) {
-        return a.y != b.y ? a.y < b.y : a.x < b.x;
-    });
+    const bool in_rows = std::is_sorted(cells.begin(), cells.end(), row_order);
     if (!in_rows) {
         bits.reserve(cells.size());
         for (const Cell& c : cells) bits.push_back(bit_of(c));

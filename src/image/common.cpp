@@ -148,7 +148,7 @@ CellSource cells_from_list(const std::vector<Cell>& live) {
         std::fill_n(cells, box.width * box.height, std::uint8_t{0});
         // The list is sorted by (y, x): start at the box's first row.
         auto it = std::lower_bound(live.begin(), live.end(), Cell{std::numeric_limits<std::int64_t>::min(), box.y},
-                                   [](const Cell& a, const Cell& b) { return a.y != b.y ? a.y < b.y : a.x < b.x; });
+                                   row_order);
         for (; it != live.end() && it->y < box.bottom(); ++it)
             if (box.contains(*it)) cells[(it->y - box.y) * box.width + (it->x - box.x)] = 1;
     };

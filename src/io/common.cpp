@@ -63,8 +63,7 @@ std::string checked_rule(std::string_view text, const std::string& source, std::
 }
 
 void normalize(std::vector<Cell>& cells) {
-    const auto by_row = [](const Cell& a, const Cell& b) { return a.y != b.y ? a.y < b.y : a.x < b.x; };
-    if (!std::is_sorted(cells.begin(), cells.end(), by_row)) std::sort(cells.begin(), cells.end(), by_row);
+    if (!std::is_sorted(cells.begin(), cells.end(), row_order)) std::sort(cells.begin(), cells.end(), row_order);
     cells.erase(std::unique(cells.begin(), cells.end()), cells.end());
 }
 

@@ -15,15 +15,14 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-bool cell_less(const Cell& a, const Cell& b) { return a.y != b.y ? a.y < b.y : a.x < b.x; }
 void sort_cells(std::vector<Cell>& v) {
-    std::sort(v.begin(), v.end(), cell_less);
+    std::sort(v.begin(), v.end(), row_order);
     v.erase(std::unique(v.begin(), v.end()), v.end());
 }
 // a - b, both sorted by (y, x).
 std::vector<Cell> minus(const std::vector<Cell>& a, const std::vector<Cell>& b) {
     std::vector<Cell> out;
-    std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out), cell_less);
+    std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out), row_order);
     return out;
 }
 bool inside(const Box& inner, const Box& outer) { return !inner.empty() && intersect(inner, outer) == inner; }
@@ -590,7 +589,7 @@ void Viewer::apply(const std::vector<Cell>& born, const std::vector<Cell>& died)
     puts.reserve(born.size() + died.size());
     for (const Cell& c : died) puts.push_back({c, 0});
     for (const Cell& c : born) puts.push_back({c, 1});
-    std::sort(puts.begin(), puts.end(), [](const Put& a, const Put& b) { return cell_less(a.c, b.c); });
+    std::sort(puts.begin(), puts.end(), [](const Put& a, const Put& b) { return row_order(a.c, b.c); });
     const auto source = image::cells_from_engine(engine_);
     auto write_box = [&](const Box& box, std::size_t from, std::size_t to) {
         std::vector<std::uint8_t> buf(static_cast<std::size_t>(box.width * box.height));
@@ -881,7 +880,7 @@ void Viewer::place_paste() {
             break;
         case PasteMode::xorr: {
             std::vector<Cell> both;
-            std::set_intersection(cells.begin(), cells.end(), old.begin(), old.end(), std::back_inserter(both), cell_less);
+            std::set_intersection(cells.begin(), cells.end(), old.begin(), old.end(), std::back_inserter(both), row_order);
             born = minus(cells, old);
             died = std::move(both);
             break;
