@@ -57,6 +57,12 @@ constexpr std::uint16_t kParallel[4] = {1u | 1u << 5 | 1u << 6, 1u | 1u << 7 | 1
 // Lanes that must separate a and b: cells within 8 (orthogonal) or 16 (diagonal) in p meet.
 constexpr int kReach[4] = {1, 1, 2, 2};
 
+// The top-left cell of a root of this level (Golly's placement, as Quadtree::origin()).
+inline Cell origin(int level) {
+    const std::int64_t h = std::int64_t{1} << (level - 1);
+    return Cell{-h, 1 - h};
+}
+
 // The velocities v (kVel bits) for which `after` (64 rows of 64 cells, four generations after
 // `before`) equals `before` moved by v at every cell of rows and columns lo .. hi - 1 (2 <= lo,
 // hi <= 62: what moves in comes from inside the rows).
@@ -717,10 +723,6 @@ private:
     }
 
     // ---- the root ----
-    static Cell origin(int level) {
-        const std::int64_t h = std::int64_t{1} << (level - 1);
-        return Cell{-h, 1 - h};
-    }
     // Everything of x (level >= 6) within its centre square of half the side.
     bool in_centre(Ref x) const {
         for (int q = 0; q < 4; ++q) {
@@ -1018,14 +1020,13 @@ public:
     StreamShare read() {
         StreamShare total;
         if (t_.root() == 0) return total;
-        if (t_.level() < kBaseLevel) {  // one square: the cells of a level-6 root, from its corner
+        const bool small = t_.level() < kBaseLevel;  // one square: the cells of a level-6 root
+        if (small) {
             std::uint64_t rows[64] = {};
-            const Cell o{-(std::int64_t{1} << (kBaseLevel - 1)), 1 - (std::int64_t{1} << (kBaseLevel - 1))};
+            const Cell o = origin(kBaseLevel);
             for (const Cell& c : t_.cells()) rows[c.y - o.y] |= std::uint64_t{1} << (c.x - o.x);
             squares_.push_back(classify(rows));
             total = share(squares_[0]);
-            if (total.forward * 4 < total.population || total.backward * 4 < total.population) return total;
-            add_lanes(squares_[0], o.x, o.y);
         } else {
             // Room at once: growing the arrays cost more page faults than the work they hold.
             std::size_t squares = 0, above = 0;
@@ -1037,11 +1038,12 @@ public:
             totals_.reserve(above);
             memo_.assign(t_.nodes().size() + 1, 0);
             total = sum_all();
-            // The lanes only where cpu:auto looks at them: they list every square where it occurs.
-            if (total.forward * 4 < total.population || total.backward * 4 < total.population) return total;
-            const Cell o = t_.origin();
-            list(t_.root(), t_.level(), o.x, o.y);
         }
+        // The lanes only where cpu:auto looks at them: they list every square where it occurs.
+        if (total.forward * 4 < total.population || total.backward * 4 < total.population) return total;
+        const Cell o = origin(small ? kBaseLevel : t_.level());
+        if (small) add_lanes(squares_[0], o.x, o.y);
+        else list(t_.root(), t_.level(), o.x, o.y);
         // A stream's lanes are clear when no lane within reach on its axis holds a stream moving the
         // other way or anything that is not a stream (each list sorted and merged, then searched).
         for (auto& axis : taken_)
