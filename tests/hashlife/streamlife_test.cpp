@@ -238,7 +238,8 @@ TEST(StreamShare, SquaresAndLanesCountedExactly) {
     }
     {
         SCOPED_TRACE("a small tree: one square at the origin of a level-6 root");
-        expect(share(test::translated(south_east, -3, 4)), 5, 0, 5, 0);
+        // In the corner of a level-5 root: 16 cells from the level-6 square's corner, clear of its border.
+        expect(share(test::translated(south_east, -16, -15)), 5, 0, 5, 0);
     }
     {
         SCOPED_TRACE("the rule decides: no glider in B3/S2");
