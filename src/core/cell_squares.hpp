@@ -58,7 +58,11 @@ void for_each_leaf(const std::vector<Cell>& cells, Cell origin, int shift, Leaf&
     for (std::size_t i = 0; i < cells.size();) {
         bits.clear();
         const std::uint64_t ky = bit_of(cells[i]).ky;
-        for (; i < cells.size() && bit_of(cells[i]).ky == ky; ++i) bits.push_back(bit_of(cells[i]));
+        for (; i < cells.size(); ++i) {
+            const CellBit b = bit_of(cells[i]);
+            if (b.ky != ky) break;
+            bits.push_back(b);
+        }
         std::sort(bits.begin(), bits.end(), by_square);
         emit();
     }
