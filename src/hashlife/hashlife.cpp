@@ -51,7 +51,7 @@ constexpr std::int64_t kPlane = std::int64_t{1} << 60;
 constexpr int kMaxStepLog = 60;
 // Parallel steps: a level's queue of at least twice this many squares is split into tasks of at
 // least this many (docs/hashlife.md, "Threads"); roots below kTaskRoot run on one thread.
-constexpr std::size_t kTaskSquares = 16;
+constexpr std::size_t kTaskSquares = kDefaultTaskSquares;
 constexpr int kTaskRoot = 12;
 // Threads when --threads is 0: a thread a core up to 8 (on a 16-core Xeon, 8 threads came within 20%
 // of 16's wall time on Golly's eight large patterns with 54-73% of their CPU time, docs/benchmarks.md).

@@ -16,6 +16,9 @@ void register_hashlife_engines();  // called from register_builtin_engines()
 namespace hashlife {
 
 // How the node store grows and collects. The defaults suit real runs; tests shrink them.
+// Parallel steps: the fewest squares of one level in a task, by default (--param task-squares).
+inline constexpr int kDefaultTaskSquares = 16;
+
 struct Tuning {
     // Bytes the store may use before its first collection; each collection doubles it, up to
     // soft_limit_bytes (the engine's memory budget caps both). Past the soft limit the store grows
@@ -28,7 +31,7 @@ struct Tuning {
     // 3 = AVX-512 (tests run each supported one).
     int simd = 0;
     // Parallel steps (more than one thread): a level's queue of squares to evaluate is split into
-    // tasks of at least this many squares once it holds twice as many. 0: the default (16). Tests
+    // tasks of at least this many squares once it holds twice as many. 0: kDefaultTaskSquares. Tests
     // lower it to make many small tasks racing for the same squares.
     int task_squares = 0;
     // ... and a shorter queue of at least twice idle_squares is split into pieces of at least that

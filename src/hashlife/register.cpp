@@ -18,7 +18,7 @@ void register_hashlife_engines() {
         {"simd", "widest instruction set of the leaf kernel (capped by what this CPU has)",
          {"auto", "avx512", "avx2", "baseline"}, 0, 0, "auto"},
         {"task-squares", "parallel steps (--threads above 1): fewest squares of one level in a task", {}, 1, 4096,
-         "64"},
+         std::to_string(kDefaultTaskSquares)},
         {"idle-squares",
          "parallel steps: fewest squares of one level in a piece split because a thread has nothing to run (0: never)",
          {}, 0, 4096, "8"},
