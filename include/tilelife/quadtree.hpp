@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -100,6 +101,29 @@ private:
     Index root_ = 0;
     int level_ = leaf_level;
     bool canonical_ = false;
+};
+
+// The tree from_cells makes, built from runs of live cells handed over in order of rows, a band of
+// 8 rows at a time: a reader streams a file into a tree without a list of its cells (16 bytes a
+// cell), keeping only the tree and a few bytes per 8x8 square holding cells.
+class QuadtreeBuilder {
+public:
+    QuadtreeBuilder();
+    ~QuadtreeBuilder();
+    QuadtreeBuilder(QuadtreeBuilder&&) noexcept;
+    QuadtreeBuilder& operator=(QuadtreeBuilder&&) noexcept;
+    // Live cells (x, y) .. (x + length - 1, y). Rows come in order (y never decreases); runs of one
+    // row in any order, overlaps allowed. Cells lie inside a level-63 root: -2^62 <= x,
+    // x + length <= 2^62, 1 - 2^62 <= y <= 2^62 (every reader's cells do). Throws
+    // std::invalid_argument otherwise.
+    void add(std::int64_t x, std::int64_t y, std::int64_t length);
+    // The tree of every cell added (root 0 when none), its root the smallest of level >= 4 holding
+    // them all. The builder is empty afterwards.
+    Quadtree finish();
+
+private:
+    struct State;
+    std::unique_ptr<State> s_;
 };
 
 // The root level a tree of these cells needs: the smallest L >= min_level whose root square

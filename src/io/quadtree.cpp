@@ -265,16 +265,18 @@ namespace {
 // heap per square) made converting Caterloopillar_5c21.rle 1.14x slower and 1.2 MB larger.
 class SquareTable {
 public:
-    explicit SquareTable(Quadtree& t) : t_(t), slots_(1024, 0) {}
+    explicit SquareTable(Quadtree& t) : t_(&t), slots_(1024, 0) {}
+    // The tree it indexes moved (QuadtreeBuilder::finish).
+    void rebind(Quadtree& t) { t_ = &t; }
     Quadtree::Index leaf(std::uint64_t bits) {
         return find_or_add(hash(Quadtree::leaf_level, {}, bits), [&](const Quadtree::Node& n) {
             return n.level == Quadtree::leaf_level && n.bits == bits;
-        }, [&] { return t_.add_leaf(bits); });
+        }, [&] { return t_->add_leaf(bits); });
     }
     Quadtree::Index node(int level, const std::array<Quadtree::Index, 4>& kids) {
         return find_or_add(hash(level, kids, 0), [&](const Quadtree::Node& n) {
             return n.level == level && n.kids == kids;
-        }, [&] { return t_.add_node(level, kids); });
+        }, [&] { return t_->add_node(level, kids); });
     }
 
 private:
@@ -293,7 +295,7 @@ private:
         const std::size_t mask = slots_.size() - 1;
         std::size_t s = h & mask;
         for (; slots_[s]; s = (s + 1) & mask)
-            if (same(t_.node(slots_[s]))) return slots_[s];
+            if (same(t_->node(slots_[s]))) return slots_[s];
         const Quadtree::Index i = add();
         slots_[s] = i;
         if (++used_ * 2 > slots_.size()) grow();
@@ -304,50 +306,172 @@ private:
         const std::size_t mask = bigger.size() - 1;
         for (const Quadtree::Index i : slots_) {
             if (!i) continue;
-            std::size_t s = hash_of(t_.node(i)) & mask;
+            std::size_t s = hash_of(t_->node(i)) & mask;
             while (bigger[s]) s = (s + 1) & mask;
             bigger[s] = i;
         }
         slots_.swap(bigger);
     }
 
-    Quadtree& t_;
+    Quadtree* t_;
     std::vector<Quadtree::Index> slots_;
     std::size_t used_ = 0;
 };
 
 }  // namespace
 
-Quadtree Quadtree::from_cells(const std::vector<Cell>& cells) {
-    Quadtree t;
-    if (cells.empty()) {
-        t.set_root(0, 4);
-        return t;
+// Squares are counted on the grid of a level-63 root, which holds every cell a builder takes, so
+// a square is placed before the pattern's extent (and so its root) is known. Below the root's level
+// L, that grid's squares are the root's own (its corner lies on the grid of side 2^(L-1)); its four
+// quadrants are the level-63 grid's squares either side of the centre lines. Each level keeps only
+// the rows of the parent row not yet complete: memory for a few rows of squares, not the cells.
+struct QuadtreeBuilder::State {
+    static constexpr std::uint64_t kHalf = std::uint64_t{1} << 62;  // the level-63 root's half side
+    using Square = cell_squares::Square;
+    struct Piece {
+        std::uint64_t kx, bits;
+    };
+    Quadtree tree;
+    SquareTable table{tree};
+    std::vector<Piece> band;  // the current band of 8 rows, by runs
+    std::uint64_t band_ky = 0;
+    // Squares of each level waiting for their parent row to be complete, in order of (ky, kx).
+    std::array<std::vector<Square>, Quadtree::max_level + 1> waiting;
+    std::vector<Square> up;
+    bool any = false;
+    std::int64_t x0 = INT64_MAX, x1 = INT64_MIN, y0 = 0, y1 = 0;  // the cells' box
+    // The smallest root level holding the cells so far: levels up to root_level - 2 make parents
+    // as their rows complete; level root_level - 1 holds the root's quadrants (and nothing above it).
+    int root_level = 4;
+
+    bool holds(int l) const {
+        const __int128 half = __int128{1} << (l - 1);
+        return x0 >= -half && x1 < half && y0 >= 1 - half && y1 <= half;
     }
+
+    // Parents of the squares of `level` whose parent rows end before row `before` of level + 1.
+    void make_parents(int level, std::uint64_t before) {
+        std::vector<Square>& w = waiting[static_cast<std::size_t>(level)];
+        std::size_t n = 0;
+        while (n < w.size() && (w[n].ky >> 1) < before) ++n;
+        if (n == 0) return;
+        const std::vector<Square> done(w.begin(), w.begin() + static_cast<std::ptrdiff_t>(n));
+        w.erase(w.begin(), w.begin() + static_cast<std::ptrdiff_t>(n));
+        cell_squares::parents(done, 0, up, [&](const std::uint32_t* k) {
+            return table.node(level + 1, {k[0], k[1], k[2], k[3]});
+        });
+        const std::vector<Square> made = std::move(up);
+        up = {};
+        arrive(level + 1, made);
+    }
+    // Squares of `level` (in order, after every square already waiting there).
+    void arrive(int level, const std::vector<Square>& squares) {
+        if (squares.empty()) return;
+        std::vector<Square>& w = waiting[static_cast<std::size_t>(level)];
+        w.insert(w.end(), squares.begin(), squares.end());
+        if (level <= root_level - 2) make_parents(level, w.back().ky >> 1);
+    }
+
+    void flush() {
+        if (band.empty()) return;
+        const auto by_x = [](const Piece& a, const Piece& b) { return a.kx < b.kx; };
+        // One row's runs come left to right; only a band of several rows needs sorting.
+        if (!std::is_sorted(band.begin(), band.end(), by_x)) std::sort(band.begin(), band.end(), by_x);
+        std::vector<Square> leaves;
+        for (std::size_t i = 0; i < band.size();) {
+            std::uint64_t bits = 0;
+            std::size_t j = i;
+            for (; j < band.size() && band[j].kx == band[i].kx; ++j) bits |= band[j].bits;
+            leaves.push_back({band[i].kx, band_ky, table.leaf(bits)});
+            i = j;
+        }
+        band.clear();
+        arrive(Quadtree::leaf_level, leaves);
+    }
+};
+
+QuadtreeBuilder::QuadtreeBuilder() : s_(std::make_unique<State>()) {}
+QuadtreeBuilder::~QuadtreeBuilder() = default;
+QuadtreeBuilder::QuadtreeBuilder(QuadtreeBuilder&&) noexcept = default;
+QuadtreeBuilder& QuadtreeBuilder::operator=(QuadtreeBuilder&&) noexcept = default;
+
+void QuadtreeBuilder::add(std::int64_t x, std::int64_t y, std::int64_t length) {
+    State& s = *s_;
+    if (length < 0) throw std::invalid_argument("quadtree builder: negative run length");
+    if (length == 0) return;
+    // Unsigned offsets from the level-63 root's top-left (-2^62, 1 - 2^62): both in [0, 2^63).
+    const std::uint64_t ux = static_cast<std::uint64_t>(x) + State::kHalf;
+    const std::uint64_t uy = static_cast<std::uint64_t>(y) + State::kHalf - 1;
+    if (ux >= 2 * State::kHalf || static_cast<std::uint64_t>(length) > 2 * State::kHalf - ux || uy >= 2 * State::kHalf)
+        throw std::invalid_argument("quadtree builder: a run beyond the level-63 root");
+    const std::uint64_t ky = uy >> 3;
+    if (s.any && y < s.y1) throw std::invalid_argument("quadtree builder: rows out of order");
+    if (s.any && ky != s.band_ky) s.flush();
+    if (!s.any) s.y0 = y;
+    s.any = true;
+    s.band_ky = ky;
+    s.y1 = y;
+    s.x0 = std::min(s.x0, x);
+    s.x1 = std::max(s.x1, x + (length - 1));
+    // A larger root: the level that held its quadrants makes parents from its next squares on.
+    while (!s.holds(s.root_level)) ++s.root_level;
+    const unsigned row = static_cast<unsigned>(uy & 7) * 8;
+    std::uint64_t at = ux;
+    for (std::uint64_t left = static_cast<std::uint64_t>(length); left > 0;) {
+        const std::uint64_t kx = at >> 3;
+        const unsigned off = static_cast<unsigned>(at & 7);
+        const std::uint64_t n = std::min<std::uint64_t>(8 - off, left);
+        const std::uint64_t bits = ((std::uint64_t{1} << n) - 1) << (row + off);
+        if (!s.band.empty() && s.band.back().kx == kx) s.band.back().bits |= bits;
+        else s.band.push_back({kx, bits});
+        at += n;
+        left -= n;
+    }
+}
+
+Quadtree QuadtreeBuilder::finish() {
+    State& s = *s_;
+    s.flush();
+    const int level = s.root_level;
+    Quadtree::Index root = 0;
+    if (s.any) {
+        for (int l = Quadtree::leaf_level; l <= level - 2; ++l) s.make_parents(l, UINT64_MAX);
+        // The root's quadrants: the level-(L-1) squares at c - 1 and c, c = 2^(63 - L), each way.
+        const std::uint64_t c = std::uint64_t{1} << (63 - level);
+        std::array<Quadtree::Index, 4> kids{};
+        for (const State::Square& q : s.waiting[static_cast<std::size_t>(level - 1)])
+            kids[static_cast<std::size_t>(((q.ky - (c - 1)) << 1) | (q.kx - (c - 1)))] = q.ref;
+        root = s.table.node(level, kids);
+    }
+    Quadtree t = std::move(s.tree);
+    s_ = std::make_unique<State>();
+    t.set_root(root, level);
+    return t;
+}
+
+Quadtree Quadtree::from_cells(const std::vector<Cell>& cells) {
     const Box box = tilelife::bounding_box(cells);  // geometry.hpp's
-    const int level = root_level_for(box, 4);
-    if (level == 0)
+    if (!cells.empty() && root_level_for(box, 4) == 0)
         throw InputError("cells from (" + std::to_string(box.x) + ", " + std::to_string(box.y) + ") to (" +
                          std::to_string(box.x + (box.width - 1)) + ", " + std::to_string(box.y + (box.height - 1)) +
                          ") do not fit in a quadtree of 64-bit coordinates");
-    t.level_ = level;
-    // Bottom-up (core/cell_squares.hpp), each distinct leaf and node added once.
-    std::vector<cell_squares::Square> squares, up;
-    SquareTable table(t);
-    cell_squares::for_each_leaf(cells, t.origin(), leaf_level,
-                                [&](std::uint64_t kx, std::uint64_t ky, const cell_squares::CellBit* first,
-                                    const cell_squares::CellBit* last) {
-                                    std::uint64_t word = 0;
-                                    for (; first != last; ++first) word |= std::uint64_t{1} << (first->y * 8 + first->x);
-                                    squares.push_back({kx, ky, table.leaf(word)});
-                                });
-    for (int lv = leaf_level + 1; lv <= level; ++lv) {
-        cell_squares::parents(squares, 0, up,
-                              [&](const std::uint32_t* k) { return table.node(lv, {k[0], k[1], k[2], k[3]}); });
-        squares.swap(up);
+    // Cells in row order (every reader's) go in as they are; others are sorted first.
+    std::vector<Cell> sorted;
+    const std::vector<Cell>* in = &cells;
+    if (!std::is_sorted(cells.begin(), cells.end(), row_order)) {
+        sorted = cells;
+        std::sort(sorted.begin(), sorted.end(), row_order);
+        in = &sorted;
     }
-    t.set_root(squares.front().ref, level);
-    return t;
+    QuadtreeBuilder b;
+    for (std::size_t i = 0; i < in->size();) {
+        // A run of neighbours in one row (duplicates included) goes in as one.
+        const Cell first = (*in)[i];
+        std::int64_t end = first.x + 1;
+        for (++i; i < in->size() && (*in)[i].y == first.y && (*in)[i].x <= end; ++i) end = std::max(end, (*in)[i].x + 1);
+        b.add(first.x, first.y, end - first.x);
+    }
+    return b.finish();
 }
 
 }  // namespace tilelife

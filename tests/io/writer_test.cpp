@@ -6,6 +6,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <random>
+#include <set>
+#include <stdexcept>
+#include <tuple>
 
 #include "io_support.hpp"
 #include "support/test_support.hpp"
@@ -551,6 +554,119 @@ TEST(FromCells, CellsInAnyOrderMakeTheSameTree) {
     const Quadtree back = *parse_pattern(format_macrocell(tiled, PatternMeta{}), "tiled.mc").tree;
     EXPECT_GT(tiled.nodes().size(), 1024u);
     EXPECT_EQ(tiled.nodes().size(), back.nodes().size());
+}
+
+// A built tree shares every square and holds nothing else: no two nodes alike, each reachable from
+// the root.
+void expect_shared(const Quadtree& t, const std::string& what) {
+    std::set<std::tuple<int, std::uint64_t, std::array<Quadtree::Index, 4>>> seen;
+    for (const Quadtree::Node& n : t.nodes())
+        EXPECT_TRUE(seen.insert({n.level, n.bits, n.kids}).second) << what << ": a square twice";
+    std::vector<bool> reached(t.nodes().size() + 1, false);
+    std::vector<Quadtree::Index> todo;
+    if (t.root()) todo.push_back(t.root());
+    std::size_t count = 0;
+    while (!todo.empty()) {
+        const Quadtree::Index i = todo.back();
+        todo.pop_back();
+        if (reached[i]) continue;
+        reached[i] = true;
+        ++count;
+        if (t.node(i).level > Quadtree::leaf_level)
+            for (const Quadtree::Index k : t.node(i).kids)
+                if (k) todo.push_back(k);
+    }
+    EXPECT_EQ(count, t.nodes().size()) << what << ": squares the root does not reach";
+}
+
+// Runs in row order, as a reader hands them over: several in a row in any order, overlapping,
+// across the 8x8 squares' borders; the tree holds exactly their cells, under the smallest root.
+TEST(QuadtreeBuilder, RunsInRowOrderMakeTheTreeOfTheirCells) {
+    std::mt19937_64 rng(23);
+    const std::int64_t shifts[][2] = {{0, 0}, {-5, -3}, {-5000000000, 77}, {123456789, -987654321}, {-700, 4}};
+    for (const auto& shift : shifts) {
+        for (int round = 0; round < 3; ++round) {
+            QuadtreeBuilder b;
+            std::set<std::pair<std::int64_t, std::int64_t>> want;  // (y, x)
+            std::int64_t y = shift[1] - static_cast<std::int64_t>(rng() % 40);
+            const int rows = 1 + static_cast<int>(rng() % 120);
+            for (int r = 0; r < rows; ++r) {
+                y += static_cast<std::int64_t>(rng() % 5 == 0 ? rng() % 30 : rng() % 2);
+                const int runs = static_cast<int>(rng() % 6);
+                for (int k = 0; k < runs; ++k) {
+                    const std::int64_t x = shift[0] + static_cast<std::int64_t>(rng() % 300) - 150;
+                    const std::int64_t n = 1 + static_cast<std::int64_t>(rng() % (rng() % 4 == 0 ? 70 : 9));
+                    b.add(x, y, n);
+                    for (std::int64_t i = 0; i < n; ++i) want.insert({y, x + i});
+                }
+            }
+            const std::string what = "shift " + std::to_string(shift[0]) + "," + std::to_string(shift[1]) + " round " +
+                                     std::to_string(round);
+            std::vector<Cell> cells;
+            for (const auto& [cy, cx] : want) cells.push_back(Cell{cx, cy});
+            const Quadtree t = b.finish();
+            EXPECT_EQ(t.cells(), cells) << what;
+            EXPECT_EQ(t.level(), root_level_for(bounding_box(cells), 4)) << what;
+            expect_shared(t, what);
+        }
+    }
+}
+
+// The root is chosen at the end: cells that come later farther out (across, and down) make it
+// grow while the squares below it are being made, and the root's quadrants are the squares either
+// side of the centre lines at every size, from the smallest root (level 4) up.
+TEST(QuadtreeBuilder, TheRootGrowsAsTheCellsSpread) {
+    const std::vector<std::vector<Cell>> cases = {
+        {Cell{0, 0}},
+        {Cell{-8, -7}, Cell{7, 8}},                         // the corners of a level-4 root
+        {Cell{-8, -7}, Cell{8, 8}},                         // one past them: level 5
+        {Cell{0, -1000}, Cell{1, -1000}, Cell{std::int64_t{1} << 40, 5}, Cell{-3, std::int64_t{1} << 50}},
+        {Cell{-(std::int64_t{1} << 33), -20}, Cell{5, -20}, Cell{6, -19}, Cell{-9, 3}, Cell{4, 3}, Cell{1000000, 64}},
+        {Cell{70000, 70000}, Cell{70001, 70001}, Cell{69999, 70002}, Cell{70000, 70002}, Cell{70001, 70002}},
+    };
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+        QuadtreeBuilder b;
+        for (const Cell& c : cases[i]) b.add(c.x, c.y, 1);
+        std::vector<Cell> sorted = cases[i];
+        std::sort(sorted.begin(), sorted.end(), row_order);
+        const Quadtree t = b.finish();
+        EXPECT_EQ(t.cells(), sorted) << "case " << i;
+        EXPECT_EQ(t.level(), root_level_for(bounding_box(sorted), 4)) << "case " << i;
+        expect_shared(t, "case " + std::to_string(i));
+    }
+    // Nothing added: the empty tree.
+    QuadtreeBuilder empty;
+    const Quadtree none = empty.finish();
+    EXPECT_EQ(none.root(), 0u);
+    EXPECT_TRUE(none.nodes().empty());
+}
+
+// The whole plane of a level-63 root, every reader's coordinates, and nothing past it.
+TEST(QuadtreeBuilder, TakesTheLevel63PlaneAndRefusesWhatIsOutside) {
+    const std::int64_t h = std::int64_t{1} << 62;
+    QuadtreeBuilder b;
+    b.add(-h, 1 - h, 1);
+    b.add(h - 2, 1 - h, 2);
+    b.add(-h, h, 1);
+    b.add(h - 1, h, 1);
+    const Quadtree t = b.finish();
+    EXPECT_EQ(t.level(), 63);
+    EXPECT_EQ(t.cells(), (std::vector<Cell>{{-h, 1 - h}, {h - 2, 1 - h}, {h - 1, 1 - h}, {-h, h}, {h - 1, h}}));
+    expect_shared(t, "level 63");
+    const auto refused = [](std::int64_t x, std::int64_t y, std::int64_t n) {
+        QuadtreeBuilder r;
+        EXPECT_THROW(r.add(x, y, n), std::invalid_argument) << x << "," << y << " +" << n;
+    };
+    refused(-h - 1, 0, 1);
+    refused(h - 1, 0, 2);
+    refused(h, 0, 1);
+    refused(0, -h, 1);
+    refused(0, h + 1, 1);
+    refused(0, 0, -1);
+    QuadtreeBuilder order;
+    order.add(0, 5, 1);
+    order.add(-4, 5, 2);  // the same row, farther left: fine
+    EXPECT_THROW(order.add(0, 4, 1), std::invalid_argument);
 }
 
 // A tree's macrocell goes to the sink in pieces of about 64 KiB (a run's output is never held
