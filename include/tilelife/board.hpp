@@ -82,7 +82,9 @@ std::int64_t default_memory_budget(int threads = 1);
 ReadLimits read_limits_for(std::int64_t budget);
 
 // A pattern as read, in the file's own coordinates (convert): within read_limits_for(budget) (0:
-// the default budget); a macrocell tree's cells are listed only when `list_tree_cells`.
+// the default budget). Without `list_tree_cells`, a macrocell tree's cells are not listed and an
+// RLE file with a header is built into a tree as it is read (QuadtreeBuilder): Pattern::tree, no
+// cells.
 Pattern read_source(const PatternSource& source, std::int64_t budget = 0, bool list_tree_cells = true);
 
 // The registered engine a choice means for a board of `topology`: "backend:kernel" or an alias; a
@@ -129,7 +131,8 @@ struct BoardRequest {
 // A pattern read and planned onto its board, before any engine exists: what `info` shows and what
 // `run` checks (checkpoints, regions, outputs) before it allocates the board. An RLE file with a
 // header going onto a bounded board is read straight into the board's rows of bits (no list of
-// cells); a macrocell file stays a tree until an engine takes it (load_quadtree) or needs its cells.
+// cells), onto the unbounded plane into a tree (QuadtreeBuilder), released once the engine has its
+// cells; a macrocell file stays a tree until an engine takes it (load_quadtree) or needs its cells.
 class OpenedBoard {
 public:
     OpenedBoard();
@@ -171,6 +174,7 @@ private:
     BoardPlan plan_;
     std::int64_t population_ = 0;
     Box bounding_box_;
+    bool tree_from_rows_ = false;  // pattern_.tree was built from an RLE file's runs
     std::string engine_name_;
     std::unique_ptr<Rows> rows_;
     bool banded_ = false;
