@@ -131,8 +131,7 @@ struct BoardRequest {
 // A pattern read and planned onto its board, before any engine exists: what `info` shows and what
 // `run` checks (checkpoints, regions, outputs) before it allocates the board. An RLE file with a
 // header going onto a bounded board is read straight into the board's rows of bits (no list of
-// cells), onto the unbounded plane into a tree (QuadtreeBuilder), released once the engine has its
-// cells; a macrocell file stays a tree until an engine takes it (load_quadtree) or needs its cells.
+// cells); a macrocell file stays a tree until an engine takes it (load_quadtree) or needs its cells.
 class OpenedBoard {
 public:
     OpenedBoard();
@@ -174,7 +173,6 @@ private:
     BoardPlan plan_;
     std::int64_t population_ = 0;
     Box bounding_box_;
-    bool tree_from_rows_ = false;  // pattern_.tree was built from an RLE file's runs
     std::string engine_name_;
     std::unique_ptr<Rows> rows_;
     bool banded_ = false;

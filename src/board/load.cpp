@@ -2,14 +2,12 @@
 // board, choose the engine, create it and put the pattern on it. An RLE file going onto a bounded
 // board is read straight into the board's rows as bits (BoardSink): one bit per board cell instead
 // of 16 bytes per live cell, and no sorting, moving or listing of cells; the engine takes the rows
-// with write_rows_packed; onto the unbounded plane, into a tree (QuadtreeBuilder) that tree engines
-// take whole. Anything else (other formats, standard input, boards too large for bits) is read into
-// a cell list; both ways give the same board, errors and report.
+// with write_rows_packed. Anything else (other formats, unbounded boards, boards too large for bits)
+// is read into a cell list; both ways give the same board, errors and report.
 #include <algorithm>
 #include <bit>
 #include <cstdlib>
 #include <new>
-#include <optional>
 
 #include "core/huge_pages.hpp"
 #include "io/bands.hpp"
@@ -27,8 +25,9 @@ struct OpenedBoard::Rows {
 
 namespace {
 
-// Builds the tree of an RLE file's cells as they are read: no list of cells (16 bytes each), only
-// the tree and its leaves (Caterloopillar_5c21.rle: 918,000 cells, 14.7 MB as a list).
+// Builds the tree of an RLE file's cells as they are read (convert): no list of cells (16 bytes
+// each), only the tree and a few rows of its squares (Caterloopillar_5c21.rle: 918,000 cells,
+// 14.7 MB as a list).
 class TreeSink final : public CellSink {
 public:
     bool start(const Pattern&) override { return started_ = true; }
@@ -49,7 +48,6 @@ struct Streamed {
     std::int64_t population = 0;
     Box bounding_box;
     std::unique_ptr<OpenedBoard::Rows> rows;
-    std::shared_ptr<const Quadtree> tree;  // the unbounded plane's cells
 };
 
 // Thrown by a counting BoardSink when the source cannot be read in bands (not a bounded board):
@@ -59,8 +57,7 @@ struct NotBanded {};
 // Receives an RLE file's (or a soup's) runs and sets their bits on the planned bounded board. Three
 // uses: the whole board (one process); counting only, keeping no rows (the pass that plans a board
 // read in bands: population, bounding box, cells outside the board); one band of rows of a board
-// already planned (read_board_rows). On the unbounded plane the whole board's runs are built into
-// a tree instead (QuadtreeBuilder), which tree engines take whole (load_quadtree): no list of cells.
+// already planned (read_board_rows).
 class BoardSink final : public CellSink {
 public:
     enum Mode { whole, count, band };
@@ -83,10 +80,7 @@ public:
         }
         if (plan_.spec.topology == Topology::unbounded) {
             if (mode_ == count) throw NotBanded{};
-            if (mode_ != whole || !trees_) return false;
-            tree_.emplace();
-            header_ = header;
-            return started_ = true;
+            return false;
         }
         w_ = plan_.spec.width;
         h_ = plan_.spec.height;
@@ -111,7 +105,6 @@ public:
 
     void add(const CellRun* runs, std::size_t count) override {
         if (count == 0) return;
-        if (tree_) return add_to_tree(runs, count);
         // Locals, not members, in the loop: the bit stores could alias members (uint64_t/int64_t).
         const std::int64_t dx = plan_.offset.x, dy = plan_.offset.y, w = w_, h = h_, nw = nw_;
         const std::int64_t keep0 = keep0_, keep1 = keep1_;
@@ -136,23 +129,6 @@ public:
         y1_ = runs[count - 1].y;
     }
 
-    // The unbounded plane keeps the file's coordinates: no board to fit.
-    void add_to_tree(const CellRun* runs, std::size_t count) {
-        for (std::size_t k = 0; k < count; ++k) {
-            const CellRun& r = runs[k];
-            tree_->add(r.x, r.y, r.length);
-            population_ += r.length;
-            x0_ = std::min(x0_, r.x);
-            x1_ = std::max(x1_, r.x + r.length - 1);
-        }
-        if (y0_ == kNone) y0_ = runs[0].y;
-        y1_ = runs[count - 1].y;
-    }
-
-    // A soup on the plane is listed (within the cell limit) rather than built into a tree: dense,
-    // it goes to cpu:auto's brute-force engine as cells anyway.
-    void no_trees() { trees_ = false; }
-
     // The header start() saw.
     const Pattern& header() const { return header_; }
     bool started() const { return started_; }
@@ -175,8 +151,7 @@ public:
             b.rows->rows = y1_ - y0_ + 1;
         }
         b.rows->words = std::move(words_);
-        if (mode_ != whole || tree_) b.rows.reset();
-        if (tree_) b.tree = std::make_shared<const Quadtree>(tree_->finish());
+        if (mode_ != whole) b.rows.reset();
         return b;
     }
 
@@ -211,8 +186,6 @@ private:
     std::int64_t population_ = 0;
     std::int64_t x0_ = INT64_MAX, x1_ = INT64_MIN, y0_ = kNone, y1_ = kNone;
     bool outside_ = false;
-    std::optional<QuadtreeBuilder> tree_;  // the unbounded plane's cells
-    bool trees_ = true;
 };
 
 // What placing depends on: a line after the cells (a "#r" rule) must not have changed it.
@@ -313,10 +286,6 @@ OpenedBoard open_board(const BoardRequest& request) {
         b.population_ = st.population;
         b.bounding_box_ = st.bounding_box;
         b.rows_ = std::move(st.rows);
-        if (st.tree) {
-            b.pattern_.tree = std::move(st.tree);
-            b.tree_from_rows_ = true;
-        }
         planned = true;
     };
     // Read in bands (each MPI rank its own, later): this pass only plans and counts, keeping no rows.
@@ -394,7 +363,6 @@ OpenedBoard open_board(const BoardRequest& request) {
         // cell limit: the board's memory is what counts); otherwise it is listed as before.
         const io::RandomSpec spec = io::parse_random_spec(source);
         BoardSink sink(source, overrides, budget);
-        sink.no_trees();
         io::stream_random(spec, 0, spec.height, sink);
         if (sink.started()) {
             b.pattern_ = io::random_header(spec);
@@ -463,10 +431,7 @@ std::unique_ptr<Engine> OpenedBoard::create_engine(std::optional<EngineOptions> 
         } else if (pattern_.tree && pattern_.tree->root() != 0 && plan_.cells.empty()) {
             // A tree whose cells were not listed: the unbounded plane keeps the file's coordinates,
             // so tree engines take it whole; the rest get its cells, within the reader's limit.
-            if (plan_.spec.topology == Topology::unbounded && engine->load_quadtree(*pattern_.tree)) {
-                // Built from an RLE file's rows, it was only the way onto the board, like a list of cells.
-                if (tree_from_rows_) pattern_.tree.reset();
-            } else {
+            if (plan_.spec.topology != Topology::unbounded || !engine->load_quadtree(*pattern_.tree)) {
                 if (pattern_.tree->population() > static_cast<CellCount>(limits_.max_cells))
                     throw InputError("more than " + std::to_string(limits_.max_cells) + " live cells (the limit for " +
                                      engine_name_ + "; cpu:hashlife runs such trees on the unbounded plane)");
@@ -474,7 +439,6 @@ std::unique_ptr<Engine> OpenedBoard::create_engine(std::optional<EngineOptions> 
                 placed.tree.reset();
                 plan_ = plan_board(placed, pattern_.tree->cells(), request_.overrides, source);
                 engine->set_cells(plan_.cells);
-                if (tree_from_rows_) pattern_.tree.reset();
             }
         } else {
             engine->set_cells(plan_.cells);

@@ -68,13 +68,12 @@ void for_each_leaf(const std::vector<Cell>& cells, Cell origin, int shift, Leaf&
     }
 }
 
-// One level up: `squares`, in order of (ky, kx), become their parents in `up` (cleared first), in
+// One level up: `squares` (n of them), in order of (ky, kx), become their parents in `up` (cleared first), in
 // the same order; node(kids) makes a parent from its four children (nw, ne, sw, se; `absent` where
 // a child holds no cells) and returns its index.
 template <class Node>
-void parents(const std::vector<Square>& squares, std::uint32_t absent, std::vector<Square>& up, Node&& node) {
+void parents(const Square* squares, std::size_t n, std::uint32_t absent, std::vector<Square>& up, Node&& node) {
     up.clear();
-    const std::size_t n = squares.size();
     for (std::size_t i = 0; i < n;) {
         // A run of one row, with the next row when it is the other half of the same parents.
         const std::uint64_t ky = squares[i].ky;
@@ -93,6 +92,10 @@ void parents(const std::vector<Square>& squares, std::uint32_t absent, std::vect
         }
         i = b_end;
     }
+}
+template <class Node>
+void parents(const std::vector<Square>& squares, std::uint32_t absent, std::vector<Square>& up, Node&& node) {
+    parents(squares.data(), squares.size(), absent, up, node);
 }
 
 }  // namespace tilelife::cell_squares

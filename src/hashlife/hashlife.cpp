@@ -541,23 +541,26 @@ public:
         if (t.root() == 0) return;
         const Box box = t.bounding_box();
         check_plane(box);
-        // The tables sized for the tree at once (at most one square of ours for each of its squares
-        // of level 4 and up): grown as the import went, they were rebuilt at every doubling. The
-        // arrays grow as they fill, as under set_cells: sized to the bound, they left the first
-        // step short of room, and its growth and collections then ended 4 MB larger (centipede.rle
-        // read as a tree, one generation: 31.4 MB against 27.4 MB, no faster, 2026-12-07).
+        // The store and its tables sized for the tree at once (at most one square of ours for each
+        // of its squares of level 4 and up): grown as the import went, the tables were rebuilt at
+        // every doubling. A tree that repeats squares may need less than that bound: if the bound
+        // is over the budget, the import grows the store as it goes (and stops only if the squares
+        // themselves do not fit).
         std::size_t want_nodes = 0, want_leaves = 0;
         for (const Quadtree::Node& n : t.nodes()) {
             want_nodes += n.level > kLeafLevel;
             want_leaves += n.level == kLeafLevel;
         }
-        // Only where a store of that bound fits the budget, as before; otherwise the import grows
-        // the store as it goes (and stops only if the squares themselves do not fit).
-        const std::size_t n = node_count_ + want_nodes, l = leaf_count_ + want_leaves;
-        if (static_cast<std::int64_t>(n * sizeof(Node) + table_bytes(n) + l * (sizeof(Leaf) + 1) + table_bytes(l)) <= budget_) {
-            if (overfull(n, node_slots_)) rebuild_node_table(slots_for(n));
-            if (overfull(l, leaf_slots_)) rebuild_leaf_table(slots_for(l));
+        bool sized = true;
+        try {
+            make_room_for(want_nodes, want_leaves);
+        } catch (const RuntimeError&) {
+            sized = false;
         }
+        if (sized && overfull(node_count_ + want_nodes, node_slots_))
+            rebuild_node_table(slots_for(node_count_ + want_nodes));
+        if (sized && overfull(leaf_count_ + want_leaves, leaf_slots_))
+            rebuild_leaf_table(slots_for(leaf_count_ + want_leaves));
         std::vector<Ref> memo(t.nodes().size() + 1, 0);
         // The tree's root of level L nests in the centre of ours: same placement (Golly's).
         Ref r;

@@ -337,7 +337,7 @@ struct QuadtreeBuilder::State {
     std::uint64_t band_ky = 0;
     // Squares of each level waiting for their parent row to be complete, in order of (ky, kx).
     std::array<std::vector<Square>, Quadtree::max_level + 1> waiting;
-    std::vector<Square> up;
+    std::array<std::vector<Square>, Quadtree::max_level + 1> made;  // each level's parents, reused
     bool any = false;
     std::int64_t x0 = INT64_MAX, x1 = INT64_MIN, y0 = 0, y1 = 0;  // the cells' box
     // The smallest root level holding the cells so far: levels up to root_level - 2 make parents
@@ -355,14 +355,12 @@ struct QuadtreeBuilder::State {
         std::size_t n = 0;
         while (n < w.size() && (w[n].ky >> 1) < before) ++n;
         if (n == 0) return;
-        const std::vector<Square> done(w.begin(), w.begin() + static_cast<std::ptrdiff_t>(n));
-        w.erase(w.begin(), w.begin() + static_cast<std::ptrdiff_t>(n));
-        cell_squares::parents(done, 0, up, [&](const std::uint32_t* k) {
+        std::vector<Square>& up = made[static_cast<std::size_t>(level)];
+        cell_squares::parents(w.data(), n, 0, up, [&](const std::uint32_t* k) {
             return table.node(level + 1, {k[0], k[1], k[2], k[3]});
         });
-        const std::vector<Square> made = std::move(up);
-        up = {};
-        arrive(level + 1, made);
+        w.erase(w.begin(), w.begin() + static_cast<std::ptrdiff_t>(n));
+        arrive(level + 1, up);
     }
     // Squares of `level` (in order, after every square already waiting there).
     void arrive(int level, const std::vector<Square>& squares) {
@@ -377,7 +375,8 @@ struct QuadtreeBuilder::State {
         const auto by_x = [](const Piece& a, const Piece& b) { return a.kx < b.kx; };
         // One row's runs come left to right; only a band of several rows needs sorting.
         if (!std::is_sorted(band.begin(), band.end(), by_x)) std::sort(band.begin(), band.end(), by_x);
-        std::vector<Square> leaves;
+        std::vector<Square>& leaves = made[0];
+        leaves.clear();
         for (std::size_t i = 0; i < band.size();) {
             std::uint64_t bits = 0;
             std::size_t j = i;

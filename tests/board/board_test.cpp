@@ -237,24 +237,21 @@ TEST(BoardLayer, ListedCellsAreFreedOnceTheEngineHasThem) {
     register_builtin_engines();
     // The reader reserves room by the file's size; a run of hours must not keep that list (or its
     // capacity: `cells = {}` empties a vector and keeps its memory) once the engine holds the cells.
-    // Life 1.06 is read as a list (RLE on the plane is built into a tree: the next test).
-    const std::string life106 = "#Life 1.06\n1 0\n2 1\n0 2\n1 2\n2 2\n";
+    const std::string path = pattern_path("gosper-glider-gun.rle");
     for (const char* engine : {"", "cpu:hashlife", "cpu:bitpacked"}) {
-        OpenedBoard opened = open_board(request_for(PatternSource{"glider.lif", life106, std::nullopt}, engine));
-        ASSERT_EQ(opened.plan().cells.size(), 5u) << engine;
+        OpenedBoard opened = open_board(request_for(PatternSource{path, std::nullopt, std::nullopt}, engine));
+        ASSERT_EQ(opened.plan().cells.size(), 36u) << engine;
         auto e = opened.create_engine();
-        EXPECT_EQ(e->population(), 5) << engine;
+        EXPECT_EQ(e->population(), 36) << engine;
         EXPECT_EQ(opened.plan().cells.capacity(), 0u) << engine;
         EXPECT_EQ(opened.pattern().cells.capacity(), 0u) << engine;
     }
 }
 
-// An RLE file going onto the unbounded plane is built into a tree as it is read (no list of its
-// cells): tree engines take it whole, the others get its cells; either way the same cells as the
-// file's list, and the tree is released once the engine has them. Cells past the header's frame,
-// a negative position and rows many bands apart included.
-TEST(BoardLayer, RleOnThePlaneIsReadIntoATree) {
-    register_builtin_engines();
+// read_source without listing (convert to .mc and .rle) builds an RLE file's tree as it reads:
+// the same cells as the file's list. Cells past the header's frame, a negative position and rows
+// many bands apart included; a header-less file is listed as before.
+TEST(BoardLayer, RleReadAsATreeHoldsTheFilesCells) {
     const std::string text = "#CXRLE Pos=-40,-1000\nx = 5, y = 3, rule = B3/S23\n"
                              "bo$2bo$3o20b2o$199$12o3bo$3$3bo2bo26b3o!\n";
     const Pattern listed = parse_pattern(text, "t.rle");
@@ -263,26 +260,11 @@ TEST(BoardLayer, RleOnThePlaneIsReadIntoATree) {
     ASSERT_TRUE(as_tree.tree);
     EXPECT_TRUE(as_tree.cells.empty());
     EXPECT_EQ(as_tree.tree->cells(), listed.cells);
-    for (const char* engine : {"", "cpu:hashlife", "cpu:streamlife", "cpu:bitpacked", "cpu:reference"}) {
-        OpenedBoard opened = open_board(request_for(PatternSource{"t.rle", text, std::nullopt}, engine));
-        ASSERT_TRUE(opened.pattern().tree) << engine;
-        EXPECT_TRUE(opened.plan().cells.empty()) << engine;
-        EXPECT_EQ(opened.population(), 25) << engine;
-        EXPECT_EQ(opened.bounding_box(), bounding_box(listed.cells)) << engine;
-        auto e = opened.create_engine();
-        EXPECT_FALSE(opened.pattern().tree) << engine;
-        EXPECT_CELLS(e->live_cells(), listed.cells) << engine;
-        e->step(30);
-        auto oracle = create_engine("cpu:reference", opened.spec());
-        oracle->set_cells(listed.cells);
-        oracle->step(30);
-        EXPECT_CELLS(e->live_cells(), oracle->live_cells()) << engine;
-    }
-    // A macrocell file's own tree stays with the pattern (`info`, outputs).
-    const std::string mc = "[M2] (test)\n#R B3/S23\n.*$..*$***$\n4 1 0 0 0\n";
-    OpenedBoard opened = open_board(request_for(PatternSource{"g.mc", mc, std::nullopt}, "cpu:hashlife"));
-    auto e = opened.create_engine();
-    EXPECT_TRUE(opened.pattern().tree);
+    EXPECT_EQ(as_tree.frame, listed.frame);
+    EXPECT_EQ(as_tree.rule, listed.rule);
+    const Pattern bare = read_source(PatternSource{"t.rle", "bo$2bo$3o!\n", std::nullopt}, 0, false);
+    EXPECT_FALSE(bare.tree);
+    EXPECT_EQ(bare.cells.size(), 5u);
 }
 
 TEST(BoardLayer, SavesEveryPatternFormat) {
