@@ -334,6 +334,9 @@ struct QuadtreeBuilder::State {
     Quadtree tree;
     SquareTable table{tree};
     std::vector<Piece> band;  // the current band of 8 rows, by runs
+    // A band of at most this many squares across is gathered in a row of words (zero between bands).
+    static constexpr std::uint64_t kDenseSpan = std::uint64_t{1} << 16;
+    std::vector<std::uint64_t> dense;
     std::uint64_t band_ky = 0;
     // Squares of each level waiting for their parent row to be complete, in order of (ky, kx).
     std::array<std::vector<Square>, Quadtree::max_level + 1> waiting;
@@ -372,24 +375,49 @@ struct QuadtreeBuilder::State {
 
     void flush() {
         if (band.empty()) return;
-        const auto by_x = [](const Piece& a, const Piece& b) { return a.kx < b.kx; };
-        // One row's runs come left to right; only a band of several rows needs sorting.
-        if (!std::is_sorted(band.begin(), band.end(), by_x)) std::sort(band.begin(), band.end(), by_x);
         std::vector<Square>& leaves = made[0];
         leaves.clear();
-        for (std::size_t i = 0; i < band.size();) {
-            std::uint64_t bits = 0;
-            std::size_t j = i;
-            for (; j < band.size() && band[j].kx == band[i].kx; ++j) bits |= band[j].bits;
-            leaves.push_back({band[i].kx, band_ky, table.leaf(bits)});
-            i = j;
+        std::uint64_t lo = UINT64_MAX, hi = 0;
+        bool sorted = true;
+        for (std::size_t i = 0; i < band.size(); ++i) {
+            lo = std::min(lo, band[i].kx);
+            hi = std::max(hi, band[i].kx);
+            sorted &= i == 0 || band[i - 1].kx <= band[i].kx;
+        }
+        const std::uint64_t span = hi - lo + 1;
+        if (!sorted && span <= kDenseSpan && span <= 16 * band.size() + 1024) {
+            // Eight rows' runs, each row left to right: OR them into a row of words and read it
+            // across, instead of sorting them (a sort was a sixth of converting utm.rle).
+            if (dense.size() < span) dense.resize(span, 0);
+            for (const Piece& p : band) dense[p.kx - lo] |= p.bits;
+            for (std::uint64_t i = 0; i < span; ++i)
+                if (dense[i]) {
+                    leaves.push_back({lo + i, band_ky, table.leaf(dense[i])});
+                    dense[i] = 0;
+                }
+        } else {
+            const auto by_x = [](const Piece& a, const Piece& b) { return a.kx < b.kx; };
+            // Far-apart pieces (a sparse band) are sorted; one row's runs already are.
+            if (!sorted) std::sort(band.begin(), band.end(), by_x);
+            for (std::size_t i = 0; i < band.size();) {
+                std::uint64_t bits = 0;
+                std::size_t j = i;
+                for (; j < band.size() && band[j].kx == band[i].kx; ++j) bits |= band[j].bits;
+                leaves.push_back({band[i].kx, band_ky, table.leaf(bits)});
+                i = j;
+            }
         }
         band.clear();
         arrive(Quadtree::leaf_level, leaves);
     }
 };
 
-QuadtreeBuilder::QuadtreeBuilder() : s_(std::make_unique<State>()) {}
+QuadtreeBuilder::QuadtreeBuilder() : s_(std::make_unique<State>()) {
+    // Room for 2^16 squares, its pages mapped only as written: growing by doubling copied the tree
+    // through fresh pages (converting utm.rle, 35,000 squares: 893 page faults, 647 with this, at
+    // ~13 us each on dev-epyc; 1 MB less resident).
+    s_->tree.reserve(std::size_t{1} << 16, /*bound_only=*/true);
+}
 QuadtreeBuilder::~QuadtreeBuilder() = default;
 QuadtreeBuilder::QuadtreeBuilder(QuadtreeBuilder&&) noexcept = default;
 QuadtreeBuilder& QuadtreeBuilder::operator=(QuadtreeBuilder&&) noexcept = default;

@@ -623,6 +623,8 @@ TEST(QuadtreeBuilder, TheRootGrowsAsTheCellsSpread) {
         {Cell{0, -1000}, Cell{1, -1000}, Cell{std::int64_t{1} << 40, 5}, Cell{-3, std::int64_t{1} << 50}},
         {Cell{-(std::int64_t{1} << 33), -20}, Cell{5, -20}, Cell{6, -19}, Cell{-9, 3}, Cell{4, 3}, Cell{1000000, 64}},
         {Cell{70000, 70000}, Cell{70001, 70001}, Cell{69999, 70002}, Cell{70000, 70002}, Cell{70001, 70002}},
+        // One band of rows far apart across (sorted, not gathered in a row of words).
+        {Cell{1000000, 0}, Cell{0, 1}, Cell{500000, 2}, Cell{3, 2}, Cell{-77, 3}},
     };
     for (std::size_t i = 0; i < cases.size(); ++i) {
         QuadtreeBuilder b;
