@@ -52,8 +52,13 @@ public:
     // Golly's macrocell order (depth first from the root, nw ne sw se, each square when first met,
     // children first). The macrocell writer then writes the squares in index order instead of
     // finding the shared ones again. add_leaf, add_node and set_root clear it.
-    void set_canonical() { canonical_ = true; }
+    void set_canonical() { canonical_ = shared_ = true; }
     bool canonical() const { return canonical_; }
+    // Shared, in any order: each distinct nonempty square appears once and no node has only empty
+    // children (QuadtreeBuilder's trees). The macrocell writer then numbers the squares it meets
+    // without looking for identical ones. add_leaf, add_node and set_root clear it.
+    void set_shared() { shared_ = true; }
+    bool shared() const { return shared_; }
 
     const std::vector<Node>& nodes() const { return nodes_; }
     const Node& node(Index i) const { return nodes_[i - 1]; }
@@ -101,6 +106,7 @@ private:
     Index root_ = 0;
     int level_ = leaf_level;
     bool canonical_ = false;
+    bool shared_ = false;
 };
 
 // The tree from_cells makes, built from runs of live cells handed over in order of rows, a band of

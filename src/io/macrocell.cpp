@@ -251,11 +251,31 @@ void write_macrocell(const Quadtree& tree, const PatternMeta& meta, const TextSi
     // tree does not share them, as Golly's canonical tree would.
     std::vector<std::uint32_t> number(tree.nodes().size() + 1, UINT32_MAX);
     number[0] = 0;
+    std::uint32_t next = 0;
+    if (tree.shared()) {
+        // Each distinct square is one index already: its first visit numbers it (converting
+        // utm.rle spent an eighth of its time in the maps below).
+        const auto visit = [&](const auto& self, Quadtree::Index i) -> std::uint32_t {
+            if (number[i] != UINT32_MAX) return number[i];
+            const Quadtree::Node& n = tree.node(i);
+            if (n.level == Quadtree::leaf_level) {
+                io::append_macrocell_leaf(out, n.bits);
+            } else {
+                std::array<std::uint32_t, 4> kids;
+                for (std::size_t q = 0; q < 4; ++q) kids[q] = self(self, n.kids[q]);
+                io::append_macrocell_node(out, n.level, kids);
+            }
+            flush();
+            return number[i] = ++next;
+        };
+        if (tree.root() != 0) visit(visit, tree.root());
+        if (!out.empty()) sink(out);
+        return;
+    }
     std::unordered_map<std::uint64_t, std::uint32_t> leaves;
     using Key = io::MacrocellNode;
     std::unordered_map<Key, std::uint32_t, io::MacrocellNodeHash> nodes;
     nodes.reserve(tree.nodes().size());
-    std::uint32_t next = 0;
     // Recursion through a generic lambda (depth <= 63): no std::function call per node.
     const auto visit = [&](const auto& self, Quadtree::Index i) -> std::uint32_t {
         if (number[i] != UINT32_MAX) return number[i];

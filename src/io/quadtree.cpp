@@ -31,7 +31,7 @@ Quadtree::Index Quadtree::add_leaf(std::uint64_t bits) {
     n.level = leaf_level;
     nodes_.push_back(n);
     levels_.push_back(leaf_level);
-    canonical_ = false;
+    canonical_ = shared_ = false;
     return static_cast<Index>(nodes_.size());
 }
 
@@ -46,7 +46,7 @@ Quadtree::Index Quadtree::add_node(int level, const std::array<Index, 4>& kids) 
     n.level = level;
     nodes_.push_back(n);
     levels_.push_back(static_cast<std::uint8_t>(level));
-    canonical_ = false;
+    canonical_ = shared_ = false;
     return static_cast<Index>(nodes_.size());
 }
 
@@ -65,7 +65,7 @@ void Quadtree::set_root(Index root, int level) {
         throw std::invalid_argument("quadtree: bad root");
     root_ = root;
     level_ = level;
-    canonical_ = false;
+    canonical_ = shared_ = false;
 }
 
 Cell Quadtree::origin() const {
@@ -473,6 +473,7 @@ Quadtree QuadtreeBuilder::finish() {
     Quadtree t = std::move(s.tree);
     s_ = std::make_unique<State>();
     t.set_root(root, level);
+    t.set_shared();  // SquareTable adds each distinct square once, and only squares with cells
     return t;
 }
 

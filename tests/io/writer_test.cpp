@@ -608,6 +608,15 @@ TEST(QuadtreeBuilder, RunsInRowOrderMakeTheTreeOfTheirCells) {
             EXPECT_EQ(t.cells(), cells) << what;
             EXPECT_EQ(t.level(), root_level_for(bounding_box(cells), 4)) << what;
             expect_shared(t, what);
+            // Said to be shared, it is written without looking for identical squares: the same
+            // text as a copy that does not say so.
+            EXPECT_TRUE(t.shared()) << what;
+            Quadtree copy;
+            for (const Quadtree::Node& n : t.nodes())
+                n.level == Quadtree::leaf_level ? copy.add_leaf(n.bits) : copy.add_node(n.level, n.kids);
+            copy.set_root(t.root(), t.level());
+            ASSERT_FALSE(copy.shared());
+            EXPECT_EQ(format_macrocell(t, PatternMeta{}), format_macrocell(copy, PatternMeta{})) << what;
         }
     }
 }
