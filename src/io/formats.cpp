@@ -74,7 +74,7 @@ Pattern read_macrocell(std::string_view t, const std::string& s, const ReadLimit
 
 std::string rle_from_cells(const std::vector<Cell>& c, const PatternMeta& m) { return format_rle(c, m); }
 void rle_from_tree(const Quadtree& t, const PatternMeta& m, std::int64_t max_bytes, const TextSink& sink) {
-    sink(format_rle_tree(t, m, max_bytes));
+    write_rle_tree(t, m, max_bytes, sink);
 }
 std::string cells_from_cells(const std::vector<Cell>& c, const PatternMeta& m) { return format_plaintext(c, m); }
 std::string mc_from_cells(const std::vector<Cell>& c, const PatternMeta& m) {

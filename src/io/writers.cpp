@@ -324,47 +324,60 @@ std::string format_rle(const PackedRows& rows, const PatternMeta& meta) {
     return out;
 }
 
-std::string format_rle_tree(const Quadtree& tree, const PatternMeta& meta, std::int64_t max_bytes) {
-    const Box box = tree.bounding_box();
-    std::string out = rle_preamble(box, meta, canonical_rule(meta));
-    if (box.empty()) return out;
+void write_rle_tree(const Quadtree& tree, const PatternMeta& meta, std::int64_t max_bytes, const TextSink& sink) {
     // Refused at once when the text is certainly too large: every row holding a live cell costs at
-    // least 2 bytes (the format table's estimate, from the tree's rows).
-    {
-        const OutputShape shape = shape_of(tree);
-        if (format_info(OutputFormat::rle).estimate(shape) > max_bytes)
-            throw InputError("its RLE text would be over " + std::to_string(max_bytes >> 20) + " MiB (at least " +
-                             std::to_string(shape.live_rows) + " rows of live cells); write macrocell (.mc) instead");
-    }
-    // The runs of format_rle above, from the tree's rows: a run of live cells may cross pieces, so
-    // it is only written when a dead cell (or the row's end) closes it.
-    TextOut text(out);
-    RunWriter w(text);
-    std::int64_t row = box.y;
+    // least 2 bytes (the format table's estimate, from the tree's rows). The shape holds the box.
+    const OutputShape shape = shape_of(tree);
+    const Box box = shape.box;
+    std::string preamble = rle_preamble(box, meta, canonical_rule(meta));
+    if (box.empty()) return sink(preamble);
+    if (format_info(OutputFormat::rle).estimate(shape) > max_bytes)
+        throw InputError("its RLE text would be over " + std::to_string(max_bytes >> 20) + " MiB (at least " +
+                         std::to_string(shape.live_rows) + " rows of live cells); write macrocell (.mc) instead");
+    std::int64_t written = static_cast<std::int64_t>(preamble.size());
+    sink(preamble);
+    preamble = std::string();
     const auto too_large = [&] {
         return InputError("its RLE text is over " + std::to_string(max_bytes >> 20) + " MiB; write macrocell (.mc) instead");
     };
+    // The text goes out in chunks, as write_rle's does (converting utm.rle held the whole text
+    // and its doublings: 1.3 MB). A run of live cells may cross pieces, so it is only written when
+    // a dead cell (or the row's end) closes it.
+    const std::unique_ptr<char[]> chunk(new char[kChunk + 64]);
+    char* const begin = chunk.get();
+    char* const limit = begin + kChunk;
+    char* p = begin;
+    std::size_t line = 0;
+    const auto put = [&](std::int64_t count, char c) __attribute__((always_inline)) {
+        p += put_run(p, line, count, c);
+        if (p >= limit) {
+            written += p - begin;
+            if (written > max_bytes) throw too_large();
+            sink(std::string_view(begin, static_cast<std::size_t>(p - begin)));
+            p = begin;
+        }
+    };
+    std::int64_t row = box.y;
     // The bands of pieces are bounded too: a row can cross 2^57 nonempty squares. 2^20 of them (a
     // band of rows over 8 million cells wide, nearly all live) take 16 MiB to list.
     const std::size_t max_pieces = static_cast<std::size_t>(std::clamp<std::int64_t>(max_bytes / 64, 1 << 16, 1 << 20));
     try {
     tree.for_each_row([&](std::int64_t y, const std::vector<Quadtree::RowPiece>& pieces) {
-        if (static_cast<std::int64_t>(text.size()) > max_bytes) throw too_large();
-        if (y != row) w.put(y - row, '$');
+        if (y != row) put(y - row, '$');
         row = y;
         std::int64_t col = box.x, run_start = 0, run_end = 0;  // [run_start, run_end): pending live run
         bool open = false;
-        for (const Quadtree::RowPiece& p : pieces) {
-            for (unsigned b = p.bits; b != 0;) {
+        for (const Quadtree::RowPiece& piece : pieces) {
+            for (unsigned b = piece.bits; b != 0;) {
                 const int start = __builtin_ctz(b);
                 const int len = __builtin_ctz(~(b >> start));
-                const std::int64_t x0 = p.x + start;
+                const std::int64_t x0 = piece.x + start;
                 if (open && x0 == run_end) {
                     run_end += len;
                 } else {
                     if (open) {
-                        if (run_start > col) w.put(run_start - col, 'b');
-                        w.put(run_end - run_start, 'o');
+                        if (run_start > col) put(run_start - col, 'b');
+                        put(run_end - run_start, 'o');
                         col = run_end;
                     }
                     run_start = x0;
@@ -375,17 +388,25 @@ std::string format_rle_tree(const Quadtree& tree, const PatternMeta& meta, std::
             }
         }
         if (open) {
-            if (run_start > col) w.put(run_start - col, 'b');
-            w.put(run_end - run_start, 'o');
+            if (run_start > col) put(run_start - col, 'b');
+            put(run_end - run_start, 'o');
         }
     }, nullptr, max_pieces);
     } catch (const InputError&) {
+        if (written > max_bytes) throw;
         throw InputError("a band of its rows crosses more than " + std::to_string(max_pieces) +
                          " nonempty 8x8 squares (too wide to list as RLE); write macrocell (.mc) instead");
     }
-    if (static_cast<std::int64_t>(text.size()) > max_bytes) throw too_large();
-    w.put(1, '!');
-    text.put('\n');
+    put(1, '!');
+    *p++ = '\n';
+    written += p - begin;
+    if (written > max_bytes) throw too_large();
+    sink(std::string_view(begin, static_cast<std::size_t>(p - begin)));
+}
+
+std::string format_rle_tree(const Quadtree& tree, const PatternMeta& meta, std::int64_t max_bytes) {
+    std::string out;
+    write_rle_tree(tree, meta, max_bytes, [&out](std::string_view text) { out += text; });
     return out;
 }
 

@@ -440,6 +440,40 @@ TEST(FormatPacked, SameTextAsTheCellsWriter) {
     }
 }
 
+// The RLE of a tree, handed over in pieces: the cells writer's text, in pieces of at most 64 KiB
+// (plus a run), and refused past max_bytes whether that is found in the middle or at the end.
+TEST(FormatTree, RleInPiecesIsTheCellsWritersText) {
+    const PatternMeta meta{"B36/S23", 12, "soup", {"me"}, {"a comment"}};
+    std::uint64_t seed = 7;
+    for (auto [w, h] : {std::pair<std::int64_t, std::int64_t>{1, 1}, {9, 1}, {1, 17}, {65, 7}, {700, 900}}) {
+        for (Cell origin : {Cell{0, 0}, Cell{-w / 2, -h / 2}, Cell{-1000000007, 123456789012}}) {
+            const std::vector<Cell> live = moved(xorshift_soup(w, h, 0.3, ++seed), origin);
+            const Quadtree tree = Quadtree::from_cells(live);
+            const std::string whole = format_rle(live, meta);
+            SCOPED_TRACE(std::to_string(w) + "x" + std::to_string(h));
+            std::vector<std::string> pieces;
+            write_rle_tree(tree, meta, INT64_MAX, [&](std::string_view t) { pieces.emplace_back(t); });
+            std::string joined;
+            for (const std::string& t : pieces) {
+                EXPECT_LE(t.size(), (std::size_t{64} << 10) + 64);
+                joined += t;
+            }
+            EXPECT_EQ(joined, whole);
+            EXPECT_EQ(format_rle_tree(tree, meta), whole);
+            if (w * h > 100000) EXPECT_GT(pieces.size(), 3u);  // the ~190 KiB of text went out in pieces
+            const auto limit = static_cast<std::int64_t>(whole.size());
+            EXPECT_EQ(format_rle_tree(tree, meta, limit), whole);
+            if (!live.empty()) EXPECT_THROW(format_rle_tree(tree, meta, limit - 1), InputError);
+            if (limit > 100000) {
+                std::size_t handed = 0;
+                EXPECT_THROW(write_rle_tree(tree, meta, 70000, [&](std::string_view t) { handed += t.size(); }),
+                             InputError);
+                EXPECT_LE(handed, 70000u);  // stopped at the first piece past the limit, not at the end
+            }
+        }
+    }
+}
+
 // The cases the row walk has of its own: runs that end at a word's last bit or the board's last
 // column, a run of dead cells across whole words, rows whose only cell is in the last word, huge
 // gaps of empty rows ("29997$"), empty rows at the top and the bottom (outside the box), and bands:
