@@ -4,6 +4,7 @@
 // cells at RLE positions) and lists the cells only when asked: a 40 KB file can hold 10^8 cells.
 // Leaves are 8x8 (level 3).
 #include <algorithm>
+#include <bit>
 #include <array>
 #include <charconv>
 #include <string>
@@ -272,41 +273,54 @@ void write_macrocell(const Quadtree& tree, const PatternMeta& meta, const TextSi
         if (!out.empty()) sink(out);
         return;
     }
-    std::unordered_map<std::uint64_t, std::uint32_t> leaves;
-    using Key = io::MacrocellNode;
-    std::unordered_map<Key, std::uint32_t, io::MacrocellNodeHash> nodes;
-    nodes.reserve(tree.nodes().size());
+    // The squares already numbered, found by content: an open-addressed table of the tree index that
+    // first got each number (4 bytes a slot; a square's content is its leaf bits or its level and
+    // its children's numbers, read back through `number`). Two hash maps did this before, ~45 bytes
+    // a square on the heap: converting Golly's caterpillar.mc.gz peaked 15 MB higher.
+    const std::size_t slots_wanted = std::max<std::size_t>(16, tree.nodes().size() + tree.nodes().size() / 2);
+    std::vector<std::uint32_t> slots(std::bit_ceil(slots_wanted), 0);
+    const std::size_t mask = slots.size() - 1;
+    const auto mix = [](std::uint64_t h) {
+        h ^= h >> 31;
+        h *= 0x9E3779B97F4A7C15ull;
+        return h ^ (h >> 29);
+    };
+    // The number of the square `i` whose content hashes to `h` and equals another's (`same`), or a
+    // fresh one written by `write`.
+    const auto find_or_add = [&](Quadtree::Index i, std::uint64_t h, const auto& same, const auto& write) {
+        for (std::size_t p = static_cast<std::size_t>(h) & mask;; p = (p + 1) & mask) {
+            const std::uint32_t s = slots[p];
+            if (s == 0) {
+                slots[p] = static_cast<std::uint32_t>(i);
+                write();
+                flush();
+                return number[i] = ++next;
+            }
+            if (same(tree.node(s))) return number[i] = number[s];
+        }
+    };
     // Recursion through a generic lambda (depth <= 63): no std::function call per node.
     const auto visit = [&](const auto& self, Quadtree::Index i) -> std::uint32_t {
         if (number[i] != UINT32_MAX) return number[i];
         const Quadtree::Node& n = tree.node(i);
-        std::uint32_t id = 0;
         if (n.level == Quadtree::leaf_level) {
-            if (n.bits != 0) {
-                auto [it, fresh] = leaves.try_emplace(n.bits, next + 1);
-                if (fresh) {
-                    ++next;
-                    io::append_macrocell_leaf(out, n.bits);
-                    flush();
-                }
-                id = it->second;
-            }
-        } else {
-            Key key{n.level, {}};
-            for (int q = 0; q < 4; ++q)
-                key.kids[static_cast<std::size_t>(q)] = self(self, n.kids[static_cast<std::size_t>(q)]);
-            if (key.kids != std::array<std::uint32_t, 4>{}) {
-                auto [it, fresh] = nodes.try_emplace(key, next + 1);
-                if (fresh) {
-                    ++next;
-                    io::append_macrocell_node(out, n.level, key.kids);
-                    flush();
-                }
-                id = it->second;
-            }
+            if (n.bits == 0) return number[i] = 0;
+            return find_or_add(
+                i, mix(n.bits), [&](const Quadtree::Node& o) { return o.level == Quadtree::leaf_level && o.bits == n.bits; },
+                [&] { io::append_macrocell_leaf(out, n.bits); });
         }
-        number[i] = id;
-        return id;
+        std::array<std::uint32_t, 4> kids;
+        for (std::size_t q = 0; q < 4; ++q) kids[q] = self(self, n.kids[q]);
+        if (kids == std::array<std::uint32_t, 4>{}) return number[i] = 0;
+        return find_or_add(
+            i, io::MacrocellNodeHash{}(io::MacrocellNode{n.level, kids}),
+            [&](const Quadtree::Node& o) {
+                if (o.level != n.level) return false;
+                for (std::size_t q = 0; q < 4; ++q)
+                    if (number[o.kids[q]] != kids[q]) return false;
+                return true;
+            },
+            [&] { io::append_macrocell_node(out, n.level, kids); });
     };
     if (tree.root() != 0) visit(visit, tree.root());
     if (!out.empty()) sink(out);

@@ -738,6 +738,50 @@ TEST(FormatMacrocell, WrittenInPiecesAsTheWholeText) {
     }
 }
 
+// A tree that does not share its identical squares (each square added twice, parents pointing at
+// either copy) and spells out empty squares is written as Golly writes its canonical tree: each
+// distinct square once, empty ones as 0. The text is the shared tree's.
+TEST(FormatMacrocell, IdenticalSquaresNotSharedAreWrittenOnce) {
+    const PatternMeta meta{"B3/S23", 0, "", {}, {}};
+    for (const auto& [w, h, density, seed] : {std::tuple{700, 500, 0.3, 11}, std::tuple{90, 2000, 0.01, 12},
+                                              std::tuple{1, 1, 1.0, 13}}) {
+        const Quadtree shared = Quadtree::from_cells(xorshift_soup(w, h, density, seed));
+        Quadtree twice;
+        std::vector<std::array<Quadtree::Index, 2>> copy(shared.nodes().size() + 1);
+        std::array<Quadtree::Index, Quadtree::max_level + 1> empty{};
+        const auto empty_of = [&](const auto& self, int level) -> Quadtree::Index {
+            Quadtree::Index& e = empty[static_cast<std::size_t>(level)];
+            if (e == 0) {
+                if (level == Quadtree::leaf_level) {
+                    e = twice.add_leaf(0);
+                } else {
+                    const Quadtree::Index k = self(self, level - 1);
+                    e = twice.add_node(level, {k, k, k, k});
+                }
+            }
+            return e;
+        };
+        for (Quadtree::Index i = 1; i <= shared.nodes().size(); ++i) {
+            const Quadtree::Node& n = shared.node(i);
+            for (int c = 0; c < 2; ++c) {
+                if (n.level == Quadtree::leaf_level) {
+                    copy[i][static_cast<std::size_t>(c)] = twice.add_leaf(n.bits);
+                    continue;
+                }
+                std::array<Quadtree::Index, 4> kids;
+                for (std::size_t q = 0; q < 4; ++q)
+                    kids[q] = n.kids[q] == 0 ? empty_of(empty_of, n.level - 1) : copy[n.kids[q]][(q + c) % 2];
+                copy[i][static_cast<std::size_t>(c)] = twice.add_node(n.level, kids);
+            }
+        }
+        twice.set_root(copy[shared.root()][1], shared.level());
+        ASSERT_FALSE(twice.shared());
+        ASSERT_GT(twice.nodes().size(), 2 * shared.nodes().size());
+        EXPECT_EQ(twice.cells(), shared.cells());
+        EXPECT_EQ(format_macrocell(twice, meta), format_macrocell(shared, meta)) << w << "x" << h;
+    }
+}
+
 TEST(FormatPacked, EmptyBoardAsGollyWritesIt) {
     const BitBoard empty(100, 50, {});
     EXPECT_EQ(format_rle(empty.rows(Cell{-50, -25}), PatternMeta{"B3/S23", 9, "", {}, {}}),
