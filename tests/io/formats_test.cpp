@@ -290,6 +290,21 @@ TEST_F(Gzip, TruncatedCorruptAndOversizedAreInputErrors) {
     expect_input_error([&] { read_pattern(bomb, small); }, {bomb + ": ", "decompressed data larger than the limit"});
     EXPECT_EQ(read_pattern(bomb).cells, cells({{1 << 22, 0}}));
 }
+
+// A compressed file of 256 KiB or more is read into huge pages and its compressed bytes are let go
+// before the text is parsed: the same cells, and the same refusal of gzip inside gzip, as a small one.
+TEST_F(Gzip, LargeCompressedFilesReadAsSmallOnes) {
+    const Pattern soup = read_pattern("random:1500x1500:0.5:3");
+    const std::string text = format_rle(soup.cells, PatternMeta{});
+    const std::string z = gzip(text);
+    ASSERT_GE(z.size(), std::size_t{256} << 10);
+    EXPECT_EQ(read_pattern(write("big.rle.gz", z)).cells, soup.cells);
+    const std::string twice = write("twice.gz", gzip(z));
+    ASSERT_GE(std::filesystem::file_size(twice), std::uintmax_t{256} << 10);
+    expect_input_error([&] { read_pattern(twice); }, {twice + ": ", "gzip data inside gzip data"});
+    const std::string small_twice = write("small-twice.gz", gzip(gzip(kGunRle)));
+    expect_input_error([&] { read_pattern(small_twice); }, {small_twice + ": ", "gzip data inside gzip data"});
+}
 #endif
 
 TEST(Random, ReproducibleKnownPopulations) {
