@@ -1,6 +1,7 @@
 // Transparent huge pages for large cell lists and buffers (shared by the readers, the engines and the
 // command line).
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <utility>
@@ -64,8 +65,8 @@ void advise_huge_pages(const Buffer& v, Populate at_once = Populate::ends) {
 }
 
 // Zeroed memory for large buffers (boards, a pattern file's text): from kHugeFrom bytes up it comes
-// from the kernel in whole transparent huge pages, one page fault per 2 MiB instead of one per
-// 4 KiB: a 4 KiB fault costs ~13 us on the project's VM, a huge page's share ~0.3 us
+// from the kernel in transparent huge pages (the last, partly used one only when half of it is
+// used), one page fault per 2 MiB instead of one per 4 KiB: a 4 KiB fault costs ~13 us on the project's VM, a huge page's share ~0.3 us
 // (docs/benchmarks.md, bench/page-faults.c). Smaller ones come from calloc. Without THP the advice
 // is ignored and the memory is still zeroed and lazily mapped. A size that is only a bound (an
 // array indexed by a store's slots of which a few are written) passes bound_only: its first 2 MiB
@@ -90,8 +91,15 @@ public:
             const auto aligned = (reinterpret_cast<std::uintptr_t>(m) + kHuge - 1) & ~(kHuge - 1);
             data_ = reinterpret_cast<void*>(aligned);
             const std::size_t small = bound_only ? kHuge : 0;
-            if (rounded > small)
-                (void)::madvise(static_cast<char*>(data_) + small, rounded - small, MADV_HUGEPAGE);
+            // The last 2 MiB block is a huge page only when at least half of it is used; otherwise
+            // its used part stays 4 KiB pages, mapped at once unless the size is only a bound (a
+            // 682 KB file took a whole huge page: 1.3 MB resident for nothing, against Golly's 6 MB).
+            const std::size_t full = n & ~(kHuge - 1);
+            const std::size_t huge_end = n - full >= kHuge / 2 ? rounded : full;
+            if (huge_end > small)
+                (void)::madvise(static_cast<char*>(data_) + small, huge_end - small, MADV_HUGEPAGE);
+            const std::size_t from = std::max(huge_end, small), to = (n + 4095) & ~std::size_t{4095};
+            if (!bound_only && to > from) populate(static_cast<char*>(data_) + from, to - from);
             return;
         }
 #endif
