@@ -56,6 +56,21 @@ TEST(Pages, ABoundOnlyZeroedBufferKeepsItsFirstPagesSmall) {
     EXPECT_EQ(p[(std::size_t{1} << 20) + 5], 0);  // zeroed all the same
 }
 
+TEST(Pages, AZeroedBufferTakesNoHugePageItMostlyLeavesUnused) {
+    // 700 KiB (a pattern file of that size): its pages are mapped at once as 4 KiB pages, and the
+    // rest of the 2 MiB block stays out of memory (a huge page there held 1.3 MB for nothing).
+    const std::size_t n = std::size_t{700} << 10;
+    const ZeroedBytes b(n);
+    ASSERT_TRUE(b);
+    auto* const p = static_cast<unsigned char*>(b.data());
+    p[0] = 1;
+    p[n - 1] = 2;
+    EXPECT_TRUE(resident(p + n / 2));  // mapped without being written
+    EXPECT_FALSE(resident(p + n + (std::size_t{64} << 10)));
+    EXPECT_FALSE(resident(p + (std::size_t{2} << 20) - 1));
+    EXPECT_EQ(p[n / 2], 0);
+}
+
 TEST(Pages, AnRleReaderReservesItsBoundWithoutMappingItsEnd) {
     // The reader reserves a cell for each byte of the file (a soup has fewer): for this sparse file
     // of 4 MB that is 64 MiB of room for 5 cells, of which only the first pages may be resident.
