@@ -11,7 +11,7 @@
 # Golly reads and writes .mc only with its HashLife algorithm (its default, QuickLife, refuses to
 # read one and, asked to write one, prints "Not yet implemented" and leaves the file empty), so jobs
 # with a .mc on either side run `bgolly -a HashLife`; RLE to RLE runs Golly's default. Per job: wall seconds, CPU seconds (user + system) and maximum resident set
-# (KiB), medians. Exits 1 when an output differs.
+# (KiB), medians. Exits 1 when an output differs or a run fails.
 set -euo pipefail
 
 TILELIFE=${TILELIFE:-build/tilelife}
@@ -41,7 +41,10 @@ timed() {
     local into=$1 t0 t1
     shift
     t0=$(date +%s.%N)
-    /usr/bin/time -o "$work/time" -f "%M %U %S" "$@" >/dev/null 2>&1
+    if ! /usr/bin/time -o "$work/time" -f "%M %U %S" "$@" >"$work/err" 2>&1; then
+        echo failed >>"$into"
+        return
+    fi
     t1=$(date +%s.%N)
     echo "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", b - a }') $(tail -1 "$work/time" | awk '{ printf "%d %.3f", $1, $2 + $3 }')" >>"$into"
 }
@@ -61,6 +64,11 @@ for f in "$@"; do
             timed "$work/g" bgolly "${algo[@]}" -m 0 -o "$work/golly.$ext" "$f"
             timed "$work/t" "$TILELIFE" convert "$f" "$work/ours.$ext"
         done
+        if grep -q failed "$work/g" "$work/t"; then
+            echo "| $(basename "$f") | $ext | failed: $(grep -l failed "$work/g" >/dev/null && echo Golly || echo tilelife) |"
+            status=1
+            continue
+        fi
         note=""
         if ! cmp -s <(body "$work/golly.$ext") <(body "$work/ours.$ext"); then
             note="**differs**"
