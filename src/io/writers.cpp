@@ -263,6 +263,32 @@ std::string format_rle(const std::vector<Cell>& input, const PatternMeta& meta) 
     return out;
 }
 
+// The runs of an RLE body through a buffer of kChunk bytes, handed to `sink` whenever it fills:
+// `body(put)` writes them with put(count, char), then "!" and the line end close the text. Before
+// each piece goes, `before(bytes)` may refuse it (a limit). The write position and line length are
+// locals of this function (stores of chars could alias anything held in memory).
+template <class Before, class Body>
+void rle_runs_in_pieces(const TextSink& sink, const Before& before, const Body& body) {
+    const std::unique_ptr<char[]> chunk(new char[kChunk + 64]);
+    char* const begin = chunk.get();
+    char* const limit = begin + kChunk;
+    char* p = begin;
+    std::size_t line = 0;
+    const auto hand_over = [&] {
+        before(static_cast<std::size_t>(p - begin));
+        sink(std::string_view(begin, static_cast<std::size_t>(p - begin)));
+        p = begin;
+    };
+    const auto put = [&](std::int64_t count, char c) __attribute__((always_inline)) {
+        p += put_run(p, line, count, c);
+        if (p >= limit) hand_over();
+    };
+    body(put);
+    put(1, '!');
+    *p++ = '\n';
+    hand_over();
+}
+
 void write_rle(const PackedRows& rows, const PatternMeta& meta, const TextSink& sink) {
     const std::string rule_text = canonical_rule(meta);
     Bands bands(rows);
@@ -270,52 +296,37 @@ void write_rle(const PackedRows& rows, const PatternMeta& meta, const TextSink& 
     const Box written = box.empty() ? box : Box{box.x + rows.origin.x, box.y + rows.origin.y, box.width, box.height};
     sink(rle_preamble(written, meta, rule_text));
     if (box.empty()) return;
-    // The text goes out in chunks through a buffer of this function's own; the write position and
-    // line length are locals (stores of chars could alias anything held in memory).
-    const std::unique_ptr<char[]> chunk(new char[kChunk + 64]);
-    char* const begin = chunk.get();
-    char* const limit = begin + kChunk;
-    char* p = begin;
-    std::size_t line = 0;
-    const auto put = [&](std::int64_t count, char c) __attribute__((always_inline)) {
-        p += put_run(p, line, count, c);
-        if (p >= limit) {
-            sink(std::string_view(begin, static_cast<std::size_t>(p - begin)));
-            p = begin;
-        }
-    };
     const std::int64_t i0 = box.x / 64, i1 = (box.right() - 1) / 64;
     std::int64_t pending_rows = 0;  // row ends not yet written: only before live cells, as Golly does
-    bands.each(box.y, box.bottom(), [&](std::int64_t, const std::uint64_t* words) {
-        // Runs end where a cell differs from the one before it: the set bits of w ^ (w << 1), with
-        // the carry from the word before. Runs alternate dead, live, ... from the box's left edge;
-        // bits outside the box are 0 in every row (it is the bounding box).
-        std::int64_t last = box.x;
-        bool live = false, any = false;
-        std::uint64_t carry = 0;
-        for (std::int64_t i = i0; i <= i1; ++i) {
-            const std::uint64_t w = words[i];
-            std::uint64_t t = w ^ ((w << 1) | carry);
-            carry = w >> 63;
-            while (t) {
-                const std::int64_t x = 64 * i + std::countr_zero(t);
-                t &= t - 1;
-                if (!any) {
-                    if (pending_rows) put(pending_rows, '$');
-                    pending_rows = 0;
-                    any = true;
+    rle_runs_in_pieces(sink, [](std::size_t) {}, [&](const auto& put) __attribute__((always_inline)) {
+        bands.each(box.y, box.bottom(), [&](std::int64_t, const std::uint64_t* words) {
+            // Runs end where a cell differs from the one before it: the set bits of w ^ (w << 1), with
+            // the carry from the word before. Runs alternate dead, live, ... from the box's left edge;
+            // bits outside the box are 0 in every row (it is the bounding box).
+            std::int64_t last = box.x;
+            bool live = false, any = false;
+            std::uint64_t carry = 0;
+            for (std::int64_t i = i0; i <= i1; ++i) {
+                const std::uint64_t w = words[i];
+                std::uint64_t t = w ^ ((w << 1) | carry);
+                carry = w >> 63;
+                while (t) {
+                    const std::int64_t x = 64 * i + std::countr_zero(t);
+                    t &= t - 1;
+                    if (!any) {
+                        if (pending_rows) put(pending_rows, '$');
+                        pending_rows = 0;
+                        any = true;
+                    }
+                    if (x > last) put(x - last, live ? 'o' : 'b');
+                    last = x;
+                    live = !live;
                 }
-                if (x > last) put(x - last, live ? 'o' : 'b');
-                last = x;
-                live = !live;
             }
-        }
-        if (live) put(64 * (i1 + 1) - last, 'o');  // a run to the last column (the carry's edge)
-        ++pending_rows;
+            if (live) put(64 * (i1 + 1) - last, 'o');  // a run to the last column (the carry's edge)
+            ++pending_rows;
+        });
     });
-    put(1, '!');
-    *p++ = '\n';
-    sink(std::string_view(begin, static_cast<std::size_t>(p - begin)));
 }
 
 std::string format_rle(const PackedRows& rows, const PatternMeta& meta) {
@@ -340,68 +351,55 @@ void write_rle_tree(const Quadtree& tree, const PatternMeta& meta, std::int64_t 
     const auto too_large = [&] {
         return InputError("its RLE text is over " + std::to_string(max_bytes >> 20) + " MiB; write macrocell (.mc) instead");
     };
-    // The text goes out in chunks, as write_rle's does (converting utm.rle held the whole text
-    // and its doublings: 1.3 MB). A run of live cells may cross pieces, so it is only written when
-    // a dead cell (or the row's end) closes it.
-    const std::unique_ptr<char[]> chunk(new char[kChunk + 64]);
-    char* const begin = chunk.get();
-    char* const limit = begin + kChunk;
-    char* p = begin;
-    std::size_t line = 0;
-    const auto put = [&](std::int64_t count, char c) __attribute__((always_inline)) {
-        p += put_run(p, line, count, c);
-        if (p >= limit) {
-            written += p - begin;
-            if (written > max_bytes) throw too_large();
-            sink(std::string_view(begin, static_cast<std::size_t>(p - begin)));
-            p = begin;
-        }
+    // A run of live cells may cross pieces, so it is only written when a dead cell (or the row's
+    // end) closes it. The text goes out in pieces (it was held whole: for utm.rle that and its
+    // doublings were 1.3 MB), counted against max_bytes as they go.
+    const auto count = [&](std::size_t bytes) {
+        written += static_cast<std::int64_t>(bytes);
+        if (written > max_bytes) throw too_large();
     };
     std::int64_t row = box.y;
     // The bands of pieces are bounded too: a row can cross 2^57 nonempty squares. 2^20 of them (a
     // band of rows over 8 million cells wide, nearly all live) take 16 MiB to list.
     const std::size_t max_pieces = static_cast<std::size_t>(std::clamp<std::int64_t>(max_bytes / 64, 1 << 16, 1 << 20));
     try {
-    tree.for_each_row([&](std::int64_t y, const std::vector<Quadtree::RowPiece>& pieces) {
-        if (y != row) put(y - row, '$');
-        row = y;
-        std::int64_t col = box.x, run_start = 0, run_end = 0;  // [run_start, run_end): pending live run
-        bool open = false;
-        for (const Quadtree::RowPiece& piece : pieces) {
-            for (unsigned b = piece.bits; b != 0;) {
-                const int start = __builtin_ctz(b);
-                const int len = __builtin_ctz(~(b >> start));
-                const std::int64_t x0 = piece.x + start;
-                if (open && x0 == run_end) {
-                    run_end += len;
-                } else {
-                    if (open) {
-                        if (run_start > col) put(run_start - col, 'b');
-                        put(run_end - run_start, 'o');
-                        col = run_end;
+    rle_runs_in_pieces(sink, count, [&](const auto& put) {
+        tree.for_each_row([&](std::int64_t y, const std::vector<Quadtree::RowPiece>& pieces) {
+            if (y != row) put(y - row, '$');
+            row = y;
+            std::int64_t col = box.x, run_start = 0, run_end = 0;  // [run_start, run_end): pending live run
+            bool open = false;
+            for (const Quadtree::RowPiece& piece : pieces) {
+                for (unsigned b = piece.bits; b != 0;) {
+                    const int start = __builtin_ctz(b);
+                    const int len = __builtin_ctz(~(b >> start));
+                    const std::int64_t x0 = piece.x + start;
+                    if (open && x0 == run_end) {
+                        run_end += len;
+                    } else {
+                        if (open) {
+                            if (run_start > col) put(run_start - col, 'b');
+                            put(run_end - run_start, 'o');
+                            col = run_end;
+                        }
+                        run_start = x0;
+                        run_end = x0 + len;
+                        open = true;
                     }
-                    run_start = x0;
-                    run_end = x0 + len;
-                    open = true;
+                    b = len + start >= 8 ? 0u : (b >> (start + len)) << (start + len);
                 }
-                b = len + start >= 8 ? 0u : (b >> (start + len)) << (start + len);
             }
-        }
-        if (open) {
-            if (run_start > col) put(run_start - col, 'b');
-            put(run_end - run_start, 'o');
-        }
-    }, nullptr, max_pieces);
+            if (open) {
+                if (run_start > col) put(run_start - col, 'b');
+                put(run_end - run_start, 'o');
+            }
+        }, nullptr, max_pieces);
+    });
     } catch (const InputError&) {
         if (written > max_bytes) throw;
         throw InputError("a band of its rows crosses more than " + std::to_string(max_pieces) +
                          " nonempty 8x8 squares (too wide to list as RLE); write macrocell (.mc) instead");
     }
-    put(1, '!');
-    *p++ = '\n';
-    written += p - begin;
-    if (written > max_bytes) throw too_large();
-    sink(std::string_view(begin, static_cast<std::size_t>(p - begin)));
 }
 
 std::string format_rle_tree(const Quadtree& tree, const PatternMeta& meta, std::int64_t max_bytes) {
