@@ -140,10 +140,10 @@ void write_plaintext(const PackedRows& rows, const PatternMeta& meta, const Text
 // nodes are valid macrocell; only the file grows).
 void write_macrocell(const PackedRows& rows, const PatternMeta& meta, const TextSink& sink);
 // format_macrocell's text handed to `sink` in pieces of about 64 KiB: memory for a piece, not the file.
+void write_macrocell(const Quadtree& tree, const PatternMeta& meta, const TextSink& sink);
 // format_rle_tree's text handed to `sink` in pieces of about 64 KiB; past `max_bytes` it throws
 // InputError with part of the text already handed over (the caller drops the file).
 void write_rle_tree(const Quadtree& tree, const PatternMeta& meta, std::int64_t max_bytes, const TextSink& sink);
-void write_macrocell(const Quadtree& tree, const PatternMeta& meta, const TextSink& sink);
 
 // Output formats: pattern files and board images.
 enum class OutputFormat { rle, plaintext, macrocell, png };

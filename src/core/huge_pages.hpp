@@ -66,11 +66,12 @@ void advise_huge_pages(const Buffer& v, Populate at_once = Populate::ends) {
 
 // Zeroed memory for large buffers (boards, a pattern file's text): from kHugeFrom bytes up it comes
 // from the kernel in transparent huge pages (the last, partly used one only when half of it is
-// used), one page fault per 2 MiB instead of one per 4 KiB: a 4 KiB fault costs ~13 us on the project's VM, a huge page's share ~0.3 us
-// (docs/benchmarks.md, bench/page-faults.c). Smaller ones come from calloc. Without THP the advice
-// is ignored and the memory is still zeroed and lazily mapped. A size that is only a bound (an
-// array indexed by a store's slots of which a few are written) passes bound_only: its first 2 MiB
-// then stay 4 KiB pages, so that a few writes make a few pages resident, not a whole huge page.
+// used), one page fault per 2 MiB instead of one per 4 KiB: a 4 KiB fault costs ~13 us on the
+// project's VM, a huge page's share ~0.3 us (docs/benchmarks.md, bench/page-faults.c). Smaller
+// ones come from calloc. Without THP the advice is ignored and the memory is still zeroed and
+// lazily mapped. A size that is only a bound (an array indexed by a store's slots of which a few
+// are written) passes bound_only: its first 2 MiB then stay 4 KiB pages, so that a few writes make
+// a few pages resident, not a whole huge page.
 class ZeroedBytes {
 public:
     static constexpr std::size_t kHugeFrom = std::size_t{256} << 10;
