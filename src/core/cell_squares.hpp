@@ -68,9 +68,9 @@ void for_each_leaf(const std::vector<Cell>& cells, Cell origin, int shift, Leaf&
     }
 }
 
-// One level up: `squares` (n of them), in order of (ky, kx), become their parents in `up` (cleared first), in
-// the same order; node(kids) makes a parent from its four children (nw, ne, sw, se; `absent` where
-// a child holds no cells) and returns its index.
+// One level up: `squares` (n of them), in order of (ky, kx), become their parents in `up` (cleared
+// first), in the same order; node(kids) makes a parent from its four children (nw, ne, sw, se;
+// `absent` where a child holds no cells) and returns its index.
 template <class Node>
 void parents(const Square* squares, std::size_t n, std::uint32_t absent, std::vector<Square>& up, Node&& node) {
     up.clear();

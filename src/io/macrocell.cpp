@@ -8,7 +8,6 @@
 #include <array>
 #include <charconv>
 #include <string>
-#include <unordered_map>
 
 #include "io/detail.hpp"
 #include "tilelife/rule.hpp"

@@ -91,16 +91,23 @@ std::string read_all(std::FILE* f, const std::string& source, const ReadLimits& 
     return data;
 }
 
+// Gzip data's pattern: inflated, then drop() may let the compressed bytes go before the text is
+// read (caterpillar.mc.gz's 3 MB took two huge pages that stayed resident while its tree was built).
+template <class Drop>
+Pattern parse_gzip(std::string_view data, const std::string& source, const ReadLimits& limits, CellSink* sink,
+                   const Drop& drop) {
+    const io::Inflated plain = io::gunzip(data, source, limits);
+    drop();
+    if (io::is_gzip(plain.text())) io::fail(source, 0, "gzip data inside gzip data is not supported");
+    return parse_pattern(plain.text(), source, limits, sink);
+}
+
 }  // namespace
 
 Pattern parse_pattern(std::string_view text, const std::string& source, const ReadLimits& limits, CellSink* sink) {
     if (static_cast<std::int64_t>(text.size()) > limits.max_file_bytes)
         io::fail(source, 0, "larger than the limit of " + std::to_string(limits.max_file_bytes) + " bytes");
-    if (io::is_gzip(text)) {
-        const io::Inflated plain = io::gunzip(text, source, limits);
-        if (io::is_gzip(plain.text())) io::fail(source, 0, "gzip data inside gzip data is not supported");
-        return parse_pattern(plain.text(), source, limits, sink);
-    }
+    if (io::is_gzip(text)) return parse_gzip(text, source, limits, sink, [] {});
     return detect(text, source).read(text, source, limits, sink);
 }
 
@@ -125,15 +132,11 @@ Pattern read_pattern(const std::string& path, const ReadLimits& limits, CellSink
             char* data = static_cast<char*>(buffer.data());
             const std::size_t n = std::fread(data, 1, size + 1, f.get());
             if (std::ferror(f.get())) io::fail(path, 0, std::string("read error: ") + std::strerror(errno));
-            if (n <= size && io::is_gzip(std::string_view(data, n))) {
-                // The compressed bytes go before the text is read: caterpillar.mc.gz's 3 MB took
-                // two huge pages that stayed resident while its tree was built.
-                const io::Inflated plain = io::gunzip(std::string_view(data, n), path, limits);
-                buffer = ZeroedBytes();
-                if (io::is_gzip(plain.text())) io::fail(path, 0, "gzip data inside gzip data is not supported");
-                return parse_pattern(plain.text(), path, limits, sink);
+            if (n <= size) {
+                const std::string_view text(data, n);
+                if (io::is_gzip(text)) return parse_gzip(text, path, limits, sink, [&] { buffer = ZeroedBytes(); });
+                return parse_pattern(text, path, limits, sink);
             }
-            if (n <= size) return parse_pattern(std::string_view(data, n), path, limits, sink);
             std::rewind(f.get());
         }
     }

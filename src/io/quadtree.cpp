@@ -266,8 +266,6 @@ namespace {
 class SquareTable {
 public:
     explicit SquareTable(Quadtree& t) : t_(&t), slots_(1024, 0) {}
-    // The tree it indexes moved (QuadtreeBuilder::finish).
-    void rebind(Quadtree& t) { t_ = &t; }
     Quadtree::Index leaf(std::uint64_t bits) {
         return find_or_add(hash(Quadtree::leaf_level, {}, bits), [&](const Quadtree::Node& n) {
             return n.level == Quadtree::leaf_level && n.bits == bits;
@@ -331,6 +329,10 @@ struct QuadtreeBuilder::State {
     struct Piece {
         std::uint64_t kx, bits;
     };
+    // Room for 2^16 squares, its pages mapped only as written: growing by doubling copied the tree
+    // through fresh pages (converting utm.rle, 35,000 squares: 893 page faults, 647 with this, at
+    // ~13 us each on dev-epyc; 1 MB less resident).
+    State() { tree.reserve(std::size_t{1} << 16, /*bound_only=*/true); }
     Quadtree tree;
     SquareTable table{tree};
     std::vector<Piece> band;  // the current band of 8 rows, by runs
@@ -340,7 +342,8 @@ struct QuadtreeBuilder::State {
     std::uint64_t band_ky = 0;
     // Squares of each level waiting for their parent row to be complete, in order of (ky, kx).
     std::array<std::vector<Square>, Quadtree::max_level + 1> waiting;
-    std::array<std::vector<Square>, Quadtree::max_level + 1> made;  // each level's parents, reused
+    // Each level's parents, reused; made[0] holds a band's leaves (no square has level 0).
+    std::array<std::vector<Square>, Quadtree::max_level + 1> made;
     bool any = false;
     std::int64_t x0 = INT64_MAX, x1 = INT64_MIN, y0 = 0, y1 = 0;  // the cells' box
     // The smallest root level holding the cells so far: levels up to root_level - 2 make parents
@@ -412,12 +415,7 @@ struct QuadtreeBuilder::State {
     }
 };
 
-QuadtreeBuilder::QuadtreeBuilder() : s_(std::make_unique<State>()) {
-    // Room for 2^16 squares, its pages mapped only as written: growing by doubling copied the tree
-    // through fresh pages (converting utm.rle, 35,000 squares: 893 page faults, 647 with this, at
-    // ~13 us each on dev-epyc; 1 MB less resident).
-    s_->tree.reserve(std::size_t{1} << 16, /*bound_only=*/true);
-}
+QuadtreeBuilder::QuadtreeBuilder() : s_(std::make_unique<State>()) {}
 QuadtreeBuilder::~QuadtreeBuilder() = default;
 QuadtreeBuilder::QuadtreeBuilder(QuadtreeBuilder&&) noexcept = default;
 QuadtreeBuilder& QuadtreeBuilder::operator=(QuadtreeBuilder&&) noexcept = default;
