@@ -116,6 +116,7 @@ struct Frame {
     std::vector<Ref> later;  // queued by other workers (parallel steps): evaluated here if still needed
     std::vector<std::uint64_t> hashes;
     std::vector<std::size_t> missed;  // parallel lookups not found in the pipeline (insert_missed)
+    std::vector<std::uint32_t> live;  // lookups of the current phase that are not of the empty square
 };
 
 // One thread's evaluation state; the collector marks every worker's frames. In a parallel step
@@ -526,7 +527,7 @@ public:
                  w->made.capacity() * sizeof(Leaf);
             for (const Frame& f : w->frames)
                 b += (f.todo.capacity() + f.rec.capacity() + f.keys.capacity() + f.later.capacity()) * sizeof(Ref) +
-                     f.hashes.capacity() * sizeof(std::uint64_t);
+                     f.hashes.capacity() * sizeof(std::uint64_t) + f.live.capacity() * sizeof(std::uint32_t);
             for (const auto& v : w->scratch) b += v.capacity() * sizeof(Ref);
         }
         return static_cast<std::int64_t>(b);
@@ -1382,23 +1383,41 @@ private:
 
     // Finds or makes the squares keys[4i..4i+3] of `level` into out[i], i < n, as a pipeline:
     // hash and fetch the table slot d lookups ahead, the slot's first node d/2 ahead (d: kAhead, or
-    // n when shorter, so that a short list is not a long loop of empty iterations).
+    // the number of lookups when shorter, so that a short list is not a long loop of empty
+    // iterations). A square of four empty quarters is the empty square, known without the table,
+    // and takes no place in the pipeline: 56% of the lookups of Caterloopillar_5c21.rle (49.8 of
+    // 88.6 million to 16384 generations) were of it. Their own cost was small (their lines stay in
+    // the caches); their places were what cost: skipped in place, one thread gained nothing, taken
+    // out of the pipeline 1.06-1.12x on the caterloopillars (docs/hashlife.md, "Prefetch distance").
     // `out` must be reachable by the collector (it is a frame's rec); unused entries are 0.
     void lookup_many(int level, Frame& f, Ref* out, std::size_t n) {
         f.hashes.resize(n);
         f.missed.clear();  // (a lookup_many that threw may have left some)
         const Ref* k = f.keys.data();
-        const std::size_t d = std::min(kAhead, n), h = d / 2;
-        for (std::size_t i = 0; i < n + d; ++i) {
-            if (i < n) {
-                f.hashes[i] = node_hash(level, k[4 * i], k[4 * i + 1], k[4 * i + 2], k[4 * i + 3]);
-                __builtin_prefetch(&node_table_[f.hashes[i] & (node_slots_ - 1)]);
+        const Ref e = empty_[level - 1];
+        std::vector<std::uint32_t>& live = f.live;
+        live.resize(n);
+        std::size_t nl = 0;
+        for (std::size_t i = 0; i < n; ++i) {  // without branches: the empty squares come in no order
+            const bool empty = (k[4 * i] == e) & (k[4 * i + 1] == e) & (k[4 * i + 2] == e) & (k[4 * i + 3] == e);
+            out[i] = empty ? empty_[level] : 0;
+            live[nl] = static_cast<std::uint32_t>(i);
+            nl += !empty;
+        }
+        const std::size_t d = std::min(kAhead, nl), h = d / 2;
+        for (std::size_t i = 0; i < nl + d; ++i) {
+            if (i < nl) {
+                const std::size_t m = live[i];
+                f.hashes[m] = node_hash(level, k[4 * m], k[4 * m + 1], k[4 * m + 2], k[4 * m + 3]);
+                __builtin_prefetch(&node_table_[f.hashes[m] & (node_slots_ - 1)]);
             }
-            if (i >= h && i - h < n)
-                if (const Ref e = ld(node_table_[f.hashes[i - h] & (node_slots_ - 1)]); e && node_tags_.fits(e, f.hashes[i - h]))
-                    __builtin_prefetch(&nodes_[node_tags_.index(e)]);
+            if (i >= h && i - h < nl) {
+                const std::uint64_t hash = f.hashes[live[i - h]];
+                if (const Ref x = ld(node_table_[hash & (node_slots_ - 1)]); x && node_tags_.fits(x, hash))
+                    __builtin_prefetch(&nodes_[node_tags_.index(x)]);
+            }
             if (i >= d) {
-                const std::size_t m = i - d;
+                const std::size_t m = live[i - d];
                 if (!par_) {
                     out[m] = node_hashed(f.hashes[m], level, k[4 * m], k[4 * m + 1], k[4 * m + 2], k[4 * m + 3]);
                 } else {
@@ -1519,8 +1538,8 @@ private:
                 for (int k = 0; k < 5; ++k) f.rec[i * 13 + k] = t[i * 5 + k];
             t.clear();
         }
-        for (std::size_t i = 0; i < n * 13; ++i)
-            if (i % 13 < 9) enqueue(w, f.rec[i], l1);
+        for (std::size_t i = 0; i < n; ++i)
+            for (int k = 0; k < 9; ++k) enqueue(w, f.rec[i * 13 + k], l1);
         evaluate(w, l1);
         // Stage two: the 3x3 results in order (r00 r01 r02 / r10 r11 r12 / r20 r21 r22).
         std::vector<Ref>& r9 = w.scratch[level];
@@ -1668,17 +1687,32 @@ private:
     void leaf_many(const Leaf* l, Frame& f, Ref* out, std::size_t n) {
         f.hashes.resize(n);
         f.missed.clear();
-        const std::size_t d = std::min(kAhead, n), h = d / 2;
-        for (std::size_t i = 0; i < n + d; ++i) {
-            if (i < n) {
-                f.hashes[i] = leaf_hash(l[i]);
-                __builtin_prefetch(&leaf_table_[f.hashes[i] & (leaf_slots_ - 1)]);
+        // The empty leaf is known without the table, as lookup_many's empty squares are.
+        std::vector<std::uint32_t>& live = f.live;
+        live.resize(n);
+        std::size_t nl = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            std::uint64_t w[4];
+            std::memcpy(w, &l[i], sizeof w);
+            const bool empty = (w[0] | w[1] | w[2] | w[3]) == 0;
+            out[i] = empty ? empty_[kLeafLevel] : 0;
+            live[nl] = static_cast<std::uint32_t>(i);
+            nl += !empty;
+        }
+        const std::size_t d = std::min(kAhead, nl), h = d / 2;
+        for (std::size_t i = 0; i < nl + d; ++i) {
+            if (i < nl) {
+                const std::size_t m = live[i];
+                f.hashes[m] = leaf_hash(l[m]);
+                __builtin_prefetch(&leaf_table_[f.hashes[m] & (leaf_slots_ - 1)]);
             }
-            if (i >= h && i - h < n)
-                if (const Ref e = ld(leaf_table_[f.hashes[i - h] & (leaf_slots_ - 1)]); e && leaf_tags_.fits(e, f.hashes[i - h]))
+            if (i >= h && i - h < nl) {
+                const std::uint64_t hash = f.hashes[live[i - h]];
+                if (const Ref e = ld(leaf_table_[hash & (leaf_slots_ - 1)]); e && leaf_tags_.fits(e, hash))
                     __builtin_prefetch(&leaves_[leaf_tags_.index(e)]);
+            }
             if (i >= d) {
-                const std::size_t m = i - d;
+                const std::size_t m = live[i - d];
                 if (!par_) out[m] = leaf_hashed(f.hashes[m], l[m]);
                 else if (const Probe p = probe_leaf(f.hashes[m], l[m]); !(out[m] = p.found)) {
                     f.missed.push_back(m);
