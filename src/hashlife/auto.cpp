@@ -211,6 +211,11 @@ private:
         return_free_heap();
     }
     void choose_streamlife() {
+        // The tree is exported beside HashLife's store, and read while both are held: not when the
+        // two could pass the memory budget (the run stays on HashLife).
+        const hashlife::ExportCost cost = hashlife::export_cost(*cur_);
+        const std::int64_t whole = options_.max_bytes > 0 ? options_.max_bytes : memory_limits().budget();
+        if (cost.store_bytes + cost.export_bytes > whole) return;
         const std::shared_ptr<const Quadtree> tree = cur_->quadtree();
         if (!tree) return;
         // Most patterns are far from a quarter each way: a sample (0.1-3 ms) spares them the exact

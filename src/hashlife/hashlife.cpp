@@ -597,6 +597,15 @@ private:
                                          leaf_mark_.capacity());
     }
 
+    // Bounds what export_tree() and the StreamLife probe's reading of that tree take: per node in
+    // the store, its tree node (33 bytes), its index during the export and the probe's memo (4
+    // each); per leaf, four 8x8 quarters and their 8x8 node (33 bytes each), the quarters' table
+    // (up to 64 bytes a quarter) and the probe's memo. Every square of the store counts, a bound:
+    // the export makes only the pattern's.
+    std::int64_t export_bound() const {
+        return static_cast<std::int64_t>(node_count_ + 1) * 48 + static_cast<std::int64_t>(leaf_count_ + 1) * 448;
+    }
+
     // Pauses collections while a caller holds references the collector cannot see (building and
     // merging trees); the budget is checked again afterwards.
     struct GcPause {
@@ -1151,6 +1160,7 @@ private:
 public:
     using Clock = std::chrono::steady_clock;
     void set_deadline(Clock::time_point t) { deadline_ = t; }
+    ExportCost export_cost() const { return {bytes(), export_bound()}; }
 
     // Tests: each square is stored once and found by its contents; results name live squares.
     std::string check() const {
@@ -2861,6 +2871,11 @@ namespace tilelife::hashlife {
 
 void set_deadline(Engine& engine, std::chrono::steady_clock::time_point deadline) {
     if (auto* h = dynamic_cast<HashlifeEngine*>(&engine)) h->set_deadline(deadline);
+}
+
+ExportCost export_cost(const Engine& engine) {
+    if (const auto* h = dynamic_cast<const HashlifeEngine*>(&engine)) return h->export_cost();
+    return {};
 }
 
 std::string check_store(const Engine& engine) {

@@ -66,6 +66,13 @@ void replace_cells(Engine& hashlife_engine, const std::vector<Cell>& cells);
 // contents, its counts are right and its results name live squares; else what is wrong.
 std::string check_store(const Engine& hashlife_engine);
 
+// What cpu:auto weighs before its StreamLife probe exports a cpu:hashlife engine's pattern: the
+// bytes of the store, and a bound on what the exported tree and the probe's arrays take beside it.
+struct ExportCost {
+    std::int64_t store_bytes = 0, export_bytes = 0;
+};
+ExportCost export_cost(const Engine& hashlife_engine);
+
 // A time limit for the steps of a cpu:hashlife engine (cpu:auto's trials): past it, step() returns
 // early as when interrupted (generation() says how far it got). A default time_point: none.
 void set_deadline(Engine& hashlife_engine, std::chrono::steady_clock::time_point deadline);

@@ -10,6 +10,7 @@
 #include <future>
 #include <thread>
 
+#include "hashlife/hashlife.hpp"
 #include "hashlife/streamlife.hpp"
 #include "support/test_support.hpp"
 #include "tilelife/board.hpp"
@@ -157,15 +158,17 @@ TEST(Streamlife, TrainsPassingEachOtherAreSteppedAsTwoLayers) {
     EXPECT_GE(2 * splits, pairs) << "the two trains share a layer: their overlaps are stepped as pairs";
 }
 
+// The engine cpu:auto runs on.
+std::string running(const Engine& e) {
+    for (const auto& [k, v] : e.describe().properties)
+        if (k == "running") return std::get<std::string>(v);
+    return "?";
+}
+
 // cpu:auto takes cpu:streamlife for a long run of streams moving both ways, and only then: a short
 // run of the same trains, and a gun (streams one way), stay on HashLife. Cells exact either way.
 TEST(StreamlifeAuto, ChoosesStreamlifeForLongRunsOfStreamsPassingEachOther) {
     register_builtin_engines();
-    auto running = [](const Engine& e) {
-        for (const auto& [k, v] : e.describe().properties)
-            if (k == "running") return std::get<std::string>(v);
-        return std::string("?");
-    };
     struct Case {
         Cells start;
         std::int64_t gens;
@@ -185,6 +188,36 @@ TEST(StreamlifeAuto, ChoosesStreamlifeForLongRunsOfStreamsPassingEachOther) {
         a->step(1001);
         h->step(1001);
         EXPECT_EQ(test::diff(h->live_cells(), a->live_cells()), "") << c.gens << " + 1001 generations";
+    }
+}
+
+// Before it looks, cpu:auto exports HashLife's tree of the pattern beside HashLife's store: only
+// when the memory budget holds both (export_cost). With a byte less, a long run of passing trains
+// stays on HashLife. The runs are interrupted from the start: the choice is made at the first
+// step, before any generation, and budgets this small could not hold the run itself.
+TEST(StreamlifeAuto, LooksOnlyWhenTheBudgetHoldsTheExportedTreeBesideTheStore) {
+    register_builtin_engines();
+    const Cells start = passing_trains(80);
+    auto h = create_engine("cpu:hashlife", plane());
+    h->set_cells(start);
+    const hashlife::ExportCost cost = hashlife::export_cost(*h);
+    ASSERT_GT(cost.store_bytes, 0);
+    // The bound holds the tree the export makes (33 bytes a square: its node and its level).
+    const std::shared_ptr<const Quadtree> tree = h->quadtree();
+    ASSERT_TRUE(tree);
+    EXPECT_GE(cost.export_bytes, static_cast<std::int64_t>(tree->nodes().size()) * 33);
+    const std::int64_t both = cost.store_bytes + cost.export_bytes;
+    for (const auto& [budget, engine] : {std::pair{both - 1, "cpu:hashlife"}, std::pair{both, "cpu:streamlife"}}) {
+        std::atomic<bool> stop{true};
+        EngineOptions o;
+        o.max_bytes = budget;
+        o.interrupt = &stop;
+        auto a = create_engine("cpu:auto", plane(), o);
+        a->set_cells(start);
+        a->step(32768);
+        EXPECT_EQ(running(*a), engine) << "a budget of " << budget << " bytes";
+        EXPECT_EQ(a->generation(), 0);
+        EXPECT_EQ(test::diff(start, a->live_cells()), "") << "a budget of " << budget << " bytes";
     }
 }
 
