@@ -1405,29 +1405,13 @@ private:
         f.missed.clear();  // (a lookup_many that threw may have left some)
         const Ref* k = f.keys.data();
         const Ref e = empty_[level - 1];
-        std::vector<std::uint32_t>& live = f.live;
-        live.resize(n);
-        std::size_t nl = 0;
-        for (std::size_t i = 0; i < n; ++i) {  // without branches: the empty squares come in no order
-            const bool empty = (k[4 * i] == e) & (k[4 * i + 1] == e) & (k[4 * i + 2] == e) & (k[4 * i + 3] == e);
-            out[i] = empty ? empty_[level] : 0;
-            live[nl] = static_cast<std::uint32_t>(i);
-            nl += !empty;
-        }
-        const std::size_t d = std::min(kAhead, nl), h = d / 2;
-        for (std::size_t i = 0; i < nl + d; ++i) {
-            if (i < nl) {
-                const std::size_t m = live[i];
-                f.hashes[m] = node_hash(level, k[4 * m], k[4 * m + 1], k[4 * m + 2], k[4 * m + 3]);
-                __builtin_prefetch(&node_table_[f.hashes[m] & (node_slots_ - 1)]);
-            }
-            if (i >= h && i - h < nl) {
-                const std::uint64_t hash = f.hashes[live[i - h]];
-                if (const Ref x = ld(node_table_[hash & (node_slots_ - 1)]); x && node_tags_.fits(x, hash))
-                    __builtin_prefetch(&nodes_[node_tags_.index(x)]);
-            }
-            if (i >= d) {
-                const std::size_t m = live[i - d];
+        const std::size_t live = drop_empty(f, out, n, empty_[level], [&](std::size_t i) {
+            return (k[4 * i] == e) & (k[4 * i + 1] == e) & (k[4 * i + 2] == e) & (k[4 * i + 3] == e);
+        });
+        pipeline(
+            f, live, node_table_, node_slots_, node_tags_, nodes_,
+            [&](std::size_t m) { return node_hash(level, k[4 * m], k[4 * m + 1], k[4 * m + 2], k[4 * m + 3]); },
+            [&](std::size_t m) {
                 if (!par_) {
                     out[m] = node_hashed(f.hashes[m], level, k[4 * m], k[4 * m + 1], k[4 * m + 2], k[4 * m + 3]);
                 } else {
@@ -1437,11 +1421,49 @@ private:
                         prefetch_for_write(&node_table_[p.slot]);  // where the swap will go
                     }
                 }
-            }
-        }
+            });
         insert_missed(f, [&](std::size_t m) {
             out[m] = node_par(f.hashes[m], level, k[4 * m], k[4 * m + 1], k[4 * m + 2], k[4 * m + 3]);
         });
+    }
+
+    // Sets out[i] to `empty` for each lookup i < n of the empty square (is_empty(i)) and lists the
+    // others, in order, in f.live; returns how many those are. Without branches: the empty squares
+    // come in no order.
+    template <class IsEmpty>
+    static std::size_t drop_empty(Frame& f, Ref* out, std::size_t n, Ref empty, IsEmpty is_empty) {
+        f.live.resize(n);
+        std::size_t live = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            const bool e = is_empty(i);
+            out[i] = e ? empty : 0;
+            f.live[live] = static_cast<std::uint32_t>(i);
+            live += !e;
+        }
+        return live;
+    }
+
+    // The pipeline of lookup_many and leaf_many over the lookups f.live[0 .. live): lookup m's hash
+    // (hash_of(m), kept in f.hashes[m]) and its table slot fetched d lookups ahead, the slot's
+    // square (when its tag fits) d/2 ahead, then find(m).
+    template <class Items, class HashOf, class Find>
+    void pipeline(Frame& f, std::size_t live, const Table& table, std::size_t slots, const TagBits& tags,
+                  const Items& items, HashOf hash_of, Find find) {
+        const std::uint32_t* l = f.live.data();
+        const std::size_t d = std::min(kAhead, live), h = d / 2;
+        for (std::size_t i = 0; i < live + d; ++i) {
+            if (i < live) {
+                const std::size_t m = l[i];
+                f.hashes[m] = hash_of(m);
+                __builtin_prefetch(&table[f.hashes[m] & (slots - 1)]);
+            }
+            if (i >= h && i - h < live) {
+                const std::uint64_t hash = f.hashes[l[i - h]];
+                if (const Ref x = ld(table[hash & (slots - 1)]); x && tags.fits(x, hash))
+                    __builtin_prefetch(&items[tags.index(x)]);
+            }
+            if (i >= d) find(l[i - d]);
+        }
     }
 
     // A parallel step's lookups only find in the pipeline; the squares not found are made
@@ -1697,39 +1719,20 @@ private:
     void leaf_many(const Leaf* l, Frame& f, Ref* out, std::size_t n) {
         f.hashes.resize(n);
         f.missed.clear();
-        // The empty leaf is known without the table, as lookup_many's empty squares are.
-        std::vector<std::uint32_t>& live = f.live;
-        live.resize(n);
-        std::size_t nl = 0;
-        for (std::size_t i = 0; i < n; ++i) {
+        const std::size_t live = drop_empty(f, out, n, empty_[kLeafLevel], [&](std::size_t i) {
             std::uint64_t w[4];
             std::memcpy(w, &l[i], sizeof w);
-            const bool empty = (w[0] | w[1] | w[2] | w[3]) == 0;
-            out[i] = empty ? empty_[kLeafLevel] : 0;
-            live[nl] = static_cast<std::uint32_t>(i);
-            nl += !empty;
-        }
-        const std::size_t d = std::min(kAhead, nl), h = d / 2;
-        for (std::size_t i = 0; i < nl + d; ++i) {
-            if (i < nl) {
-                const std::size_t m = live[i];
-                f.hashes[m] = leaf_hash(l[m]);
-                __builtin_prefetch(&leaf_table_[f.hashes[m] & (leaf_slots_ - 1)]);
-            }
-            if (i >= h && i - h < nl) {
-                const std::uint64_t hash = f.hashes[live[i - h]];
-                if (const Ref e = ld(leaf_table_[hash & (leaf_slots_ - 1)]); e && leaf_tags_.fits(e, hash))
-                    __builtin_prefetch(&leaves_[leaf_tags_.index(e)]);
-            }
-            if (i >= d) {
-                const std::size_t m = live[i - d];
+            return (w[0] | w[1] | w[2] | w[3]) == 0;
+        });
+        pipeline(
+            f, live, leaf_table_, leaf_slots_, leaf_tags_, leaves_, [&](std::size_t m) { return leaf_hash(l[m]); },
+            [&](std::size_t m) {
                 if (!par_) out[m] = leaf_hashed(f.hashes[m], l[m]);
                 else if (const Probe p = probe_leaf(f.hashes[m], l[m]); !(out[m] = p.found)) {
                     f.missed.push_back(m);
                     prefetch_for_write(&leaf_table_[p.slot]);
                 }
-            }
-        }
+            });
         insert_missed(f, [&](std::size_t m) { out[m] = leaf_par(f.hashes[m], l[m]); });
     }
 
