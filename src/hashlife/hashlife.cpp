@@ -601,9 +601,12 @@ private:
     // the store, its tree node (33 bytes), its index during the export and the probe's memo (4
     // each); per leaf, four 8x8 quarters and their 8x8 node (33 bytes each), the quarters' table
     // (up to 64 bytes a quarter) and the probe's memo. Every square of the store counts, a bound:
-    // the export makes only the pattern's.
+    // the export makes only the pattern's. And the probe's lane lists: up to 64 bytes for each
+    // occurrence of a 64x64 square with cells (at most one a cell), twice that as vectors grow.
     std::int64_t export_bound() const {
-        return static_cast<std::int64_t>(node_count_ + 1) * 48 + static_cast<std::int64_t>(leaf_count_ + 1) * 448;
+        constexpr std::int64_t kLaneBytes = 128, kCells = std::int64_t{1} << 40;  // (no overflow)
+        return static_cast<std::int64_t>(node_count_ + 1) * 48 + static_cast<std::int64_t>(leaf_count_ + 1) * 448 +
+               std::min(population(), kCells) * kLaneBytes;
     }
 
     // Pauses collections while a caller holds references the collector cannot see (building and
