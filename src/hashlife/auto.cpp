@@ -163,10 +163,12 @@ private:
     // HashLife alone (from the start, or chosen at the first step) has all of it.
     EngineOptions share(bool trial) const {
         EngineOptions o = options_;
-        const std::int64_t whole = options_.max_bytes > 0 ? options_.max_bytes : memory_limits().budget();
+        const std::int64_t whole = budget();
         o.max_bytes = trial ? whole / 4 : whole - whole / 4;
         return o;
     }
+    // The whole memory budget: --max-memory, or the default from physical memory, rlimits, cgroups.
+    std::int64_t budget() const { return options_.max_bytes > 0 ? options_.max_bytes : memory_limits().budget(); }
 
     bool interrupted() const { return options_.interrupt && options_.interrupt->load(std::memory_order_relaxed); }
 
@@ -214,8 +216,7 @@ private:
         // The tree is exported beside HashLife's store, and read while both are held: not when the
         // two could pass the memory budget (the run stays on HashLife).
         const hashlife::ExportCost cost = hashlife::export_cost(*cur_);
-        const std::int64_t whole = options_.max_bytes > 0 ? options_.max_bytes : memory_limits().budget();
-        if (cost.store_bytes + cost.export_bytes > whole) return;
+        if (cost.store_bytes + cost.export_bytes > budget()) return;
         const std::shared_ptr<const Quadtree> tree = cur_->quadtree();
         if (!tree) return;
         // Most patterns are far from a quarter each way: a sample (0.1-3 ms) spares them the exact

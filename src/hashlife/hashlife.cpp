@@ -1394,14 +1394,12 @@ private:
         w.frames[level].todo.push_back(r);
     }
 
-    // Finds or makes the squares keys[4i..4i+3] of `level` into out[i], i < n, as a pipeline:
-    // hash and fetch the table slot d lookups ahead, the slot's first node d/2 ahead (d: kAhead, or
-    // the number of lookups when shorter, so that a short list is not a long loop of empty
-    // iterations). A square of four empty quarters is the empty square, known without the table,
-    // and takes no place in the pipeline: 56% of the lookups of Caterloopillar_5c21.rle (49.8 of
-    // 88.6 million to 16384 generations) were of it. Their own cost was small (their lines stay in
-    // the caches); their places were what cost: skipped in place, one thread gained nothing, taken
-    // out of the pipeline 1.06-1.12x on the caterloopillars (docs/hashlife.md, "Prefetch distance").
+    // Finds or makes the squares keys[4i..4i+3] of `level` into out[i], i < n, through pipeline().
+    // A square of four empty quarters is the empty square, known without the table, and takes no
+    // place in the pipeline: 56% of the lookups of Caterloopillar_5c21.rle (49.8 of 88.6 million
+    // to 16384 generations) were of it. Their own cost was small (their lines stay in the caches);
+    // their places were what cost: skipped in place, one thread gained nothing, taken out of the
+    // pipeline 1.06-1.22x on the caterloopillars (docs/hashlife.md, "Prefetch distance").
     // `out` must be reachable by the collector (it is a frame's rec); unused entries are 0.
     void lookup_many(int level, Frame& f, Ref* out, std::size_t n) {
         f.hashes.resize(n);
@@ -1448,7 +1446,8 @@ private:
 
     // The pipeline of lookup_many and leaf_many over the lookups f.live[0 .. live): lookup m's hash
     // (hash_of(m), kept in f.hashes[m]) and its table slot fetched d lookups ahead, the slot's
-    // square (when its tag fits) d/2 ahead, then find(m).
+    // square (when its tag fits) d/2 ahead, then find(m). d is kAhead, or the number of lookups
+    // when fewer, so that a short list is not a long loop of empty iterations.
     template <class Items, class HashOf, class Find>
     void pipeline(Frame& f, std::size_t live, const Table& table, std::size_t slots, const TagBits& tags,
                   const Items& items, HashOf hash_of, Find find) {
