@@ -497,8 +497,6 @@ public:
         d.properties = {
             {"nodes", static_cast<std::int64_t>(node_count_)},
             {"leaves", static_cast<std::int64_t>(leaf_count_)},
-            {"node capacity", static_cast<std::int64_t>(nodes_.capacity())},
-            {"leaf capacity", static_cast<std::int64_t>(leaves_.capacity())},
             {"bytes", bytes()},
             {"memory budget bytes", budget_},
             {"collections", collections_},
@@ -633,14 +631,16 @@ private:
         Ref found;
     };
     Probe probe_leaf(std::uint64_t hash, const Leaf& l) const {
-        for (std::size_t slot = home_slot(hash, leaf_slots_);; slot = next_slot(slot, leaf_slots_)) {
+        const std::size_t mask = leaf_slots_ - 1;
+        for (std::size_t slot = hash & mask;; slot = (slot + 1) & mask) {
             const Ref e = ld(leaf_table_[slot]);
             if (e == 0) return {slot, 0};
             if (leaf_tags_.fits(e, hash) && same_leaf(leaves_[leaf_tags_.index(e)], l)) return {slot, leaf_tags_.index(e)};
         }
     }
     Probe probe_node(std::uint64_t hash, int level, Ref a, Ref b, Ref c, Ref d) const {
-        for (std::size_t slot = home_slot(hash, node_slots_);; slot = next_slot(slot, node_slots_)) {
+        const std::size_t mask = node_slots_ - 1;
+        for (std::size_t slot = hash & mask;; slot = (slot + 1) & mask) {
             const Ref e = ld(node_table_[slot]);
             if (e == 0) return {slot, 0};
             if (!node_tags_.fits(e, hash)) continue;
@@ -671,7 +671,7 @@ private:
         const Ref r = pop_leaf();
         leaves_[r] = l;
         leaf_table_[slot] = leaf_tags_.entry(hash, r);
-        if (overfull(++leaf_count_, leaf_slots_)) rebuild_leaf_table(grown_slots(leaf_count_, leaf_slots_, leaves_.capacity()));
+        if (overfull(++leaf_count_, leaf_slots_)) rebuild_leaf_table(leaf_slots_ * 2);
         return r;
     }
 
@@ -708,7 +708,7 @@ private:
         n.kid[0] = a, n.kid[1] = b, n.kid[2] = c, n.kid[3] = d;
         n.level = static_cast<std::uint8_t>(level);
         node_table_[slot] = node_tags_.entry(hash, r);
-        if (overfull(++node_count_, node_slots_)) rebuild_node_table(grown_slots(node_count_, node_slots_, nodes_.capacity()));
+        if (overfull(++node_count_, node_slots_)) rebuild_node_table(node_slots_ * 2);
         return r;
     }
 
@@ -719,36 +719,10 @@ private:
     // the same memory, gained (Caterloopillar_5c21 1.12x, centipede 1.08x): docs/hashlife.md.
     static constexpr std::size_t kLoadNum = 1, kLoadDen = 2;
     static bool overfull(std::size_t count, std::size_t slots) { return count * kLoadDen > slots * kLoadNum; }
-    // Slots for `count` squares: a power of two while the store may still double (a table grows
-    // by doubling, from 1/4 to 1/2 full), whole cache lines of them once it has reached its soft
-    // limit or its budget (exact_tables_). There the power of two (bit_ceil of twice the array)
-    // took up to 16 bytes a node where 8 hold it half full: sized to the array, 240 MiB hold 8%
-    // more squares (FUTM.mc 1.40x, Caterloopillar_5c21 1.07x: docs/hashlife.md). Below the limit
-    // the power of two's emptier tables stay: sized to the arrays everywhere, hexadecimal and
-    // metapixel-p216-gun ran 0.90-0.95x as fast.
-    std::size_t slots_for(std::size_t count) const {
-        const std::size_t half = (count * kLoadDen + kLoadNum - 1) / kLoadNum, line = kLine / sizeof(Ref);
-        return std::max<std::size_t>(1024, exact_tables_ ? (half + line - 1) / line * line : std::bit_ceil(half));
-    }
-    // The table for `count` squares when `count` passes half of its slots: doubled, or sized to the
-    // array (exact_tables_), for as many squares as its capacity.
-    std::size_t grown_slots(std::size_t count, std::size_t slots, std::size_t capacity) const {
-        if (!exact_tables_) {
-            while (overfull(count, slots)) slots *= 2;
-            return slots;
-        }
-        return slots_for(std::max(count, capacity));
-    }
-    // Where a probe for `hash` starts in a table of `slots` slots: the hash's low bits in a power
-    // of two, else its low 32 bits scaled to the table (the tag takes the top bits).
-    static std::size_t home_slot(std::uint64_t hash, std::size_t slots) {
-        if ((slots & (slots - 1)) == 0) return hash & (slots - 1);
-        return static_cast<std::size_t>(((hash & 0xffffffffu) * slots) >> 32);
-    }
-    static std::size_t next_slot(std::size_t slot, std::size_t slots) { return slot + 1 == slots ? 0 : slot + 1; }
+    static std::size_t slots_for(std::size_t count) { return std::bit_ceil((count * kLoadDen + kLoadNum - 1) / kLoadNum); }
 
     // The most a table for `cap` entries can take (see make_room's projected).
-    std::size_t table_bytes(std::size_t cap) const {
+    static std::size_t table_bytes(std::size_t cap) {
         return std::max<std::size_t>(1024, slots_for(cap)) * sizeof(Ref);
     }
 
@@ -758,27 +732,27 @@ private:
     // claiming empty slots by compare-exchange.
     class Filler {
     public:
-        Filler(Table& t, std::size_t slots, bool shared) : t_(t), slots_(slots), shared_(shared) {}
+        Filler(Table& t, std::size_t slots, bool shared) : t_(t), mask_(slots - 1), shared_(shared) {}
         void add(std::uint64_t hash, Ref r) {
-            const std::size_t slot = home_slot(hash, slots_), k = n_++ % kAhead;
+            const std::size_t slot = hash & mask_, k = n_++ % kAhead;
             // The slot is written (by a team, with a compare-exchange that waits for its line held
             // exclusive): fetched for reading, what GCC makes of __builtin_prefetch(p, 1), the line
             // was taken over at the swap, and two threads sweeping caterpillar.mc.gz's nodes spent
             // 0.23-0.26 s where one spent 0.13 (0.17-0.19 s since).
             prefetch_for_write(&t_[slot]);
-            if (n_ > kAhead) claim_slot(t_, slot_[k], slots_, ref_[k], shared_);
+            if (n_ > kAhead) claim_slot(t_, slot_[k], mask_, ref_[k], shared_);
             slot_[k] = slot;
             ref_[k] = r;
         }
         void finish() {
             for (std::size_t i = n_ > kAhead ? n_ - kAhead : 0; i < n_; ++i)
-                claim_slot(t_, slot_[i % kAhead], slots_, ref_[i % kAhead], shared_);
+                claim_slot(t_, slot_[i % kAhead], mask_, ref_[i % kAhead], shared_);
             n_ = 0;
         }
 
     private:
         Table& t_;
-        std::size_t slots_;
+        std::size_t mask_;
         bool shared_;
         std::size_t n_ = 0;
         std::size_t slot_[kAhead];
@@ -819,13 +793,13 @@ private:
     }
 
     // Puts r in the first empty slot from `slot` on (a table being rebuilt: no square is there twice).
-    static void claim_slot(Table& t, std::size_t slot, std::size_t slots, Ref r, bool shared) {
+    static void claim_slot(Table& t, std::size_t slot, std::size_t mask, Ref r, bool shared) {
         if (!shared) {
-            while (t[slot]) slot = next_slot(slot, slots);
+            while (t[slot]) slot = (slot + 1) & mask;
             t[slot] = r;
             return;
         }
-        for (;; slot = next_slot(slot, slots)) {
+        for (;; slot = (slot + 1) & mask) {
             Ref empty = 0;
             if (!ld(t[slot]) && std::atomic_ref<Ref>(t[slot]).compare_exchange_strong(empty, r, std::memory_order_relaxed))
                 return;
@@ -918,26 +892,24 @@ private:
         auto free_nodes = [&] { return nodes_.capacity() - node_top_ + node_free_count_; };
         auto free_leaves = [&] { return leaves_.capacity() - leaf_top_ + leaf_free_count_; };
         // Bytes of a store grown to these capacities, as bytes() will count them: the arrays in
-        // whole pages (Pool::grow), the leaves' mark bytes, and the tables they can come to need
-        // (slots_for(capacity): 8-16 bytes a node, 8 with exact_tables_), or the present ones
-        // where larger (until rebuilt). Counting 8 bytes a node for a power of two (until
-        // 2026-11-28) let a full store pass its budget by a quarter (Golly's caterpillar.mc.gz:
-        // 267 MB in a 240 MiB budget).
+        // whole pages (Pool::grow), the leaves' mark bytes, and the largest tables they can come to
+        // need (a power of two of slots, at least 1024, doubled when more than half full: up to
+        // bit_ceil(2 * capacity), 8-16 bytes a node). Counting 8 (2026-11-28) let a full store
+        // pass its budget by up to a quarter (Golly's caterpillar.mc.gz: 267 MB in a 240 MiB budget).
         auto projected = [&](std::size_t ncap, std::size_t lcap) {
             ncap = nodes_.capacity_for(ncap);
             lcap = leaves_.capacity_for(lcap);
-            return static_cast<std::int64_t>(ncap * sizeof(Node) + std::max(node_table_.bytes(), table_bytes(ncap)) +
-                                             lcap * (sizeof(Leaf) + 1) + std::max(leaf_table_.bytes(), table_bytes(lcap)));
+            return static_cast<std::int64_t>(ncap * sizeof(Node) + table_bytes(ncap) + lcap * (sizeof(Leaf) + 1) +
+                                             table_bytes(lcap));
         };
-        // Doubles what is short, or grows it by as much as still fits (at least a 32nd: the last
-        // growth below a limit, where the tables are sized to the arrays).
+        // Doubles what is short, or grows it by as much as still fits (at least an eighth).
         auto try_grow = [&](std::int64_t limit) {
             std::size_t ncap = nodes_.capacity(), lcap = leaves_.capacity();
             const bool short_n = free_nodes() < nodes, short_l = free_leaves() < leaves;
             if (!short_n && !short_l) return true;
-            for (int parts = 32; parts >= 1; parts /= 2) {
-                const std::size_t n2 = short_n ? ncap + std::max(ncap * parts / 32, nodes + 1024) : ncap;
-                const std::size_t l2 = short_l ? lcap + std::max(lcap * parts / 32, leaves + 1024) : lcap;
+            for (int eighths = 8; eighths >= 1; eighths /= 2) {
+                const std::size_t n2 = short_n ? ncap + std::max(ncap * eighths / 8, nodes + 1024) : ncap;
+                const std::size_t l2 = short_l ? lcap + std::max(lcap * eighths / 8, leaves + 1024) : lcap;
                 if (projected(n2, l2) > limit) continue;
                 nodes_.grow(n2);
                 fit_node_tags();
@@ -961,8 +933,6 @@ private:
             std::int64_t next = limit_ < soft_limit_ ? std::min(2 * limit_, soft_limit_) : limit_;
             if (2 * kept > store) next = std::max(next, 2 * limit_);
             limit_ = std::min(next, budget_);
-            // The store doubles no more: its tables are sized to its arrays from now on.
-            if (limit_ >= soft_limit_ || limit_ >= budget_) exact_tables_ = true;
             if (free_nodes() >= nodes && free_leaves() >= leaves && !nearly_full()) return;
             if (try_grow(limit_)) return;
             // Nothing more to grow into: drop the memoised results too, keep only what the pattern
@@ -1487,11 +1457,11 @@ private:
             if (i < live) {
                 const std::size_t m = l[i];
                 f.hashes[m] = hash_of(m);
-                __builtin_prefetch(&table[home_slot(f.hashes[m], slots)]);
+                __builtin_prefetch(&table[f.hashes[m] & (slots - 1)]);
             }
             if (i >= h && i - h < live) {
                 const std::uint64_t hash = f.hashes[l[i - h]];
-                if (const Ref x = ld(table[home_slot(hash, slots)]); x && tags.fits(x, hash))
+                if (const Ref x = ld(table[hash & (slots - 1)]); x && tags.fits(x, hash))
                     __builtin_prefetch(&items[tags.index(x)]);
             }
             if (i >= d) find(l[i - d]);
@@ -1925,10 +1895,8 @@ private:
         return_batches();
         const std::size_t want = kBatch * workers_.size();
         make_room(want + nodes, want + leaves);
-        if (overfull(node_count_ + want + nodes, node_slots_))
-            rebuild_node_table(grown_slots(node_count_ + want + nodes, node_slots_, nodes_.capacity()));
-        if (overfull(leaf_count_ + want + leaves, leaf_slots_))
-            rebuild_leaf_table(grown_slots(leaf_count_ + want + leaves, leaf_slots_, leaves_.capacity()));
+        while (overfull(node_count_ + want + nodes, node_slots_)) rebuild_node_table(node_slots_ * 2);
+        while (overfull(leaf_count_ + want + leaves, leaf_slots_)) rebuild_leaf_table(leaf_slots_ * 2);
     }
 
     // Batches of free indices for w until it holds at least `nodes` and `leaves` (taken counts as
@@ -1978,7 +1946,8 @@ private:
         Worker& w = *tl_worker;
         for (;;) {
             Ref mine = 0;
-            for (std::size_t slot = home_slot(hash, node_slots_);; slot = next_slot(slot, node_slots_)) {
+            const std::size_t mask = node_slots_ - 1;
+            for (std::size_t slot = hash & mask;; slot = (slot + 1) & mask) {
                 Ref s = ld(node_table_[slot]);
                 if (s == 0) {
                     if (!mine) {
@@ -2012,7 +1981,8 @@ private:
         Worker& w = *tl_worker;
         for (;;) {
             Ref mine = 0;
-            for (std::size_t slot = home_slot(hash, leaf_slots_);; slot = next_slot(slot, leaf_slots_)) {
+            const std::size_t mask = leaf_slots_ - 1;
+            for (std::size_t slot = hash & mask;; slot = (slot + 1) & mask) {
                 Ref s = ld(leaf_table_[slot]);
                 if (s == 0) {
                     if (!mine) {
@@ -2825,8 +2795,7 @@ private:
     Pool<Node, false> nodes_;
     Pool<Leaf, true> leaves_;
     Table node_table_, leaf_table_;
-    std::size_t node_slots_ = 0, leaf_slots_ = 0;  // table sizes (slots_for)
-    bool exact_tables_ = false;                     // see slots_for
+    std::size_t node_slots_ = 0, leaf_slots_ = 0;  // table sizes (powers of two)
     TagBits node_tags_, leaf_tags_;
     std::vector<std::uint8_t> leaf_mark_;
     alignas(kLine) std::size_t node_top_ = 1, leaf_top_ = 1, node_count_ = 0, leaf_count_ = 0;

@@ -235,35 +235,6 @@ TEST(HashlifeMemory, TheStoreDoublesAtEachCollectionUpToItsSoftLimit) {
     EXPECT_LE(property(*d, "bytes"), 3 << 20);
 }
 
-TEST(HashlifeMemory, AtItsSoftLimitTheTablesAreSizedToTheArrays) {
-    // Once the store stops doubling, its tables take 8 bytes a square (half full at most), not a
-    // power of two of up to 16, and its arrays grow into what that leaves: a soup's ash that
-    // fills soft limits of 3 and 4 MiB, on one thread.
-    const Cells start = read_pattern("random:600x600:0.4:3").cells;
-    auto roomy = hashlife();
-    roomy->set_cells(start);
-    roomy->step(20000);
-    for (std::int64_t soft : {std::int64_t{3} << 20, std::int64_t{4} << 20}) {
-        SCOPED_TRACE(std::to_string(soft >> 20) + " MiB");
-        hashlife::Tuning t;
-        t.initial_bytes = 256 << 10;
-        t.soft_limit_bytes = soft;
-        EngineOptions budget;
-        budget.max_bytes = 64 << 20;
-        budget.threads = 1;
-        auto e = hashlife("B3/S23", budget, t);
-        e->set_cells(start);
-        e->step(20000);
-        EXPECT_CELLS(roomy->live_cells(), e->live_cells());
-        EXPECT_GE(property(*e, "collections"), 5);
-        // 32 bytes a node, 33 a leaf (its mark byte), and 8 of table slots for each: arrays that
-        // size fill the soft limit (with powers of two, 93% of it here).
-        const std::int64_t held = property(*e, "node capacity") * 40 + property(*e, "leaf capacity") * 41;
-        EXPECT_LE(property(*e, "bytes"), soft);
-        EXPECT_GE(held, soft * 97 / 100);
-    }
-}
-
 TEST(HashlifeMemory, AFullStoreStaysWithinItsBudgetTablesAndPagesIncluded) {
     // A soup whose ash fills budgets of 6 and 8 MiB: the store's bytes (both arrays in whole
     // pages, both tables, the mark bytes) stay within the budget, one thread or two. Before
