@@ -18,6 +18,8 @@
 #        GOLLY_PATTERNS (/usr/share/golly/Patterns)
 #        LONG ("...")      patterns too slow for both at GENS: run at LONG_GENS instead
 #        LONG_GENS ("65536 65537")
+#        MEMORY            MiB given to both programs: bgolly -M MEMORY and tilelife --max-memory
+#                          MEMORYM, where each HashLife collects (default: none, each one's own)
 #        FLOOR_KIB (2048)  the process floor: a job whose tilelife max RSS exceeds Golly's by more
 #                          is marked "mem" (issue 23: never more than Golly's plus the floor)
 #
@@ -82,8 +84,10 @@ same_result() {  # golly.mc ours.mc
 }
 
 echo "machine:  $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores; load average at start $(cut -d' ' -f1-3 /proc/loadavg); $(date -u '+%Y-%m-%d %H:%M UTC')"
-echo "golly:    bgolly -a HashLife -m START+GENS -o golly.mc PATTERN   ($(bgolly 2>&1 | head -1 | sed 's/ Copyright.*//'))"
-echo "tilelife: tilelife run PATTERN --gens GENS --kernel ENGINE -o ours.mc -q   (ENGINES: $ENGINES; REPEATS=$REPEATS, medians, TIMEOUT=${TIMEOUT} CPU s, ${WALL_TIMEOUT} s wall)"
+gmem=() tmem=()
+[ -n "${MEMORY:-}" ] && gmem=(-M "$MEMORY") tmem=(--max-memory "${MEMORY}M")
+echo "golly:    bgolly -a HashLife ${gmem[*]} -m START+GENS -o golly.mc PATTERN   ($(bgolly 2>&1 | head -1 | sed 's/ Copyright.*//'))"
+echo "tilelife: tilelife run PATTERN --gens GENS --kernel ENGINE ${tmem[*]} -o ours.mc -q   (ENGINES: $ENGINES; REPEATS=$REPEATS, medians, TIMEOUT=${TIMEOUT} CPU s, ${WALL_TIMEOUT} s wall)"
 echo
 
 engines=($ENGINES)
@@ -119,7 +123,7 @@ for f in $PATTERNS; do
         for ((e = 0; e < ne; e++)); do verdict[$e]=same dead[$e]=""; done
         for ((r = 1; r <= REPEATS; r++)); do
             rm -f "$work/golly.mc"
-            a=$(timed bgolly -a HashLife -m "$((${start:-0} + g))" -o "$work/golly.mc" "$f")
+            a=$(timed bgolly -a HashLife "${gmem[@]}" -m "$((${start:-0} + g))" -o "$work/golly.mc" "$f")
             if [ "$a" = timeout ] || [ "$a" = failed ]; then golly_state=$a; else
                 read -r x y z <<<"$a"; gt+=("$x") gm+=("$y") gc+=("$z"); fi
             live=0
@@ -128,7 +132,7 @@ for f in $PATTERNS; do
                 rm -f "$work/ours.mc"
                 kernel=(--kernel "${engines[e]}")
                 [ "${engines[e]}" = default ] && kernel=()
-                b=$(timed "$TILELIFE" run "$f" --gens "$g" "${kernel[@]}" -o "$work/ours.mc" -q)
+                b=$(timed "$TILELIFE" run "$f" --gens "$g" "${kernel[@]}" "${tmem[@]}" -o "$work/ours.mc" -q)
                 if [ "$b" = timeout ] || [ "$b" = failed ]; then
                     # A refusal (exit 2: an engine that does not run this topology) is shown, not an error.
                     dead[$e]=$b

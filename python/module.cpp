@@ -133,6 +133,7 @@ Settings settings_from(const py::kwargs& kw, bool rule_allowed) {
             if (v.is_none()) continue;
             s.options.max_bytes = py::cast<std::int64_t>(v);
             if (s.options.max_bytes < 0) throw InputError("max_bytes must be 0 (no budget) or more");
+            s.options.store_bytes = s.options.max_bytes;  // a named budget is where caches may grow (as --max-memory)
             if (s.options.max_bytes == 0) s.options.max_bytes = INT64_MAX;  // the board layer's 0 is the default
         } else if (key == "params") {
             if (v.is_none()) continue;

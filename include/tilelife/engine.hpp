@@ -54,6 +54,12 @@ struct EngineOptions {
     // Bounded boards over it are refused before anything is allocated; unbounded boards stop growing
     // at it (RuntimeError); engines with caches (hashlife) keep them inside it.
     std::int64_t max_bytes = 0;
+    // Where a cache that grows by doubling (cpu:hashlife's store of squares) stops doubling and
+    // collects instead, in bytes (capped by max_bytes); 0 = the engine's default (hashlife: 240
+    // MiB, within Golly's default memory). The CLI sets it to a --max-memory the user gives, as
+    // Golly's -M sets where its HashLife collects: a pattern whose working set is larger runs
+    // faster with room for it.
+    std::int64_t store_bytes = 0;
     // Engine parameters by name (ParameterSpec), as text; validated against the engine's declaration.
     std::map<std::string, std::string, std::less<>> params;
     // Polled during long steps: once it reads true, step() may return before doing all its

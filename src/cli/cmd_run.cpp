@@ -121,6 +121,8 @@ RunSettings settle(const RunArgs& a) {
     (void)engine_name(a.engine);  // an unknown backend or kernel is refused now; the default waits for the board
     s.options = engine_options(a.engine);
     s.budget = a.max_memory.empty() ? default_memory_budget(s.options.threads) : parse_bytes(a.max_memory, "--max-memory");
+    // A budget the user names is also where a growing cache may go before it collects (Golly's -M).
+    if (!a.max_memory.empty()) s.options.store_bytes = s.budget;
     return s;
 }
 
@@ -536,7 +538,8 @@ void add_run(CLI::App& app, int& exit_code) {
                     "print the population every N generations (a time series, as bgolly -i; in --json: \"log\")");
     cmd->add_flag("--json", args->json, "print one JSON object instead of text (docs/json.md)");
     cmd->add_flag("-q,--quiet", args->quiet, "print no report on success");
-    cmd->add_option("--max-memory", args->max_memory, "memory budget for the board, e.g. 8G (default: half of the least of RAM, ulimit -v/-d and the cgroup limit)");
+    cmd->add_option("--max-memory", args->max_memory, "memory budget for the board, e.g. 8G (default: half of the least of RAM, ulimit -v/-d and the cgroup limit); "
+                   "given, HashLife's store may grow to it before it only collects (bgolly -M)");
     cmd->callback([args, gens, cmd, &exit_code] {
         args->gens_given = gens->count() > 0;
         args->output_given = cmd->get_option("--output")->count() > 0;

@@ -62,6 +62,7 @@ void view(const ViewArgs& a, int& exit_code) {
     request.options = engine_options(a.engine);
     const std::int64_t budget = a.max_memory.empty() ? default_memory_budget(request.options.threads) : parse_bytes(a.max_memory, "--max-memory");
     request.options.max_bytes = budget;
+    if (!a.max_memory.empty()) request.options.store_bytes = budget;  // as run: Golly's -M
     viewer::Options vo;
     if (!a.zoom.empty()) {
         vo.zoom_log = module.parse_scale(a.zoom);
@@ -122,7 +123,8 @@ void add_view(CLI::App& app, int& exit_code) {
     cmd->add_option("-t,--topology", args->topology, "unbounded, torus or plane (default: the rule's suffix, else unbounded)");
     cmd->add_option("-s,--size", args->size, "board size WxH for torus/plane (default: the suffix's, else the pattern's)");
     add_engine_options(*cmd, args->engine);
-    cmd->add_option("--max-memory", args->max_memory, "memory budget for the board, e.g. 8G (default: half of the least of RAM, ulimit -v/-d and the cgroup limit)");
+    cmd->add_option("--max-memory", args->max_memory, "memory budget for the board, e.g. 8G (default: half of the least of RAM, ulimit -v/-d and the cgroup limit); "
+                   "given, HashLife's store may grow to it before it only collects (bgolly -M)");
     cmd->add_option("--window", args->window, "window size WxH in pixels")->default_val("1024x768");
     cmd->add_option("--zoom", args->zoom,
                     "initial scale in Golly's notation: 1:8 is 8 pixels per cell (1:1..1:64), 4:1 is 4 cells per "

@@ -349,7 +349,8 @@ public:
         if (spec.rule.birth & 1u) throw InputError("rule " + spec.rule.to_string() + " has B0 (not on an unbounded plane)");
         budget_ = options.max_bytes > 0 ? options.max_bytes : memory_limits().budget(threads_);
         limit_ = std::min(budget_, std::max<std::int64_t>(tuning.initial_bytes, 1 << 16));
-        soft_limit_ = std::max(limit_, tuning.soft_limit_bytes);
+        soft_limit_ = std::max(limit_, options.store_bytes > 0 ? std::min(options.store_bytes, budget_)
+                                                               : tuning.soft_limit_bytes);
         // The store keeps 40 bytes a node and 41 a leaf within the budget (make_room), so nodes and
         // leaves together never need more than 32/40 of it.
         region_.reserve(static_cast<std::size_t>(budget_ / 40 * 32));
@@ -499,6 +500,7 @@ public:
             {"leaves", static_cast<std::int64_t>(leaf_count_)},
             {"bytes", bytes()},
             {"memory budget bytes", budget_},
+            {"soft limit bytes", soft_limit_},
             {"collections", collections_},
             {"step exponent", static_cast<std::int64_t>(last_j_)},
             {"root level", static_cast<std::int64_t>(level_)},

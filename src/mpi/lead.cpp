@@ -99,6 +99,7 @@ std::string encode(const CreateArgs& c) {
     w.num(c.options.threads);
     w.num(c.options.steps_per_launch);
     w.num(c.options.max_bytes);
+    w.num(c.options.store_bytes);
     w.num(static_cast<std::int64_t>(c.options.params.size()));
     for (const auto& [k, v] : c.options.params) {
         w.text(k);
@@ -176,6 +177,7 @@ CreateArgs decode(const std::string& bytes) {
     c.options.threads = static_cast<int>(r.num());
     c.options.steps_per_launch = static_cast<int>(r.num());
     c.options.max_bytes = r.num();
+    c.options.store_bytes = r.num();
     for (std::int64_t n = r.num(); n > 0; --n) {
         std::string k = r.text();
         c.options.params[k] = r.text();

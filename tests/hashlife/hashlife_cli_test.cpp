@@ -181,6 +181,27 @@ TEST_F(HashlifeCli, JsonCarriesTheStoreAndCollectionsAndTheDefaultIsAuto) {
     EXPECT_EQ(test::read_text(path("small.mc")), test::read_text(path("roomy.mc")));
 }
 
+TEST_F(HashlifeCli, MaxMemoryIsWhereTheStoreMayGrowAsGollysDashM) {
+    // Named, --max-memory is the budget and where HashLife's store may double to before it only
+    // collects (bgolly -M), on cpu:hashlife and on the default engine; unnamed, the store stops
+    // doubling at 240 MiB (Golly's default memory) inside a budget of half the machine's memory.
+    const std::string gun = shell_quote(test::source_dir() + "/patterns/gosper-glider-gun.rle");
+    auto soft_limit = [&](const std::string& args) -> long long {
+        const CommandResult r = tl("run " + gun + " --gens 1000 --json " + args);
+        EXPECT_EQ(r.exit_code, 0) << args << "\n" << r.err;
+        const auto at = r.out.find("soft_limit_bytes\":");
+        if (at == std::string::npos) {
+            ADD_FAILURE() << args << ": no soft limit in " << r.out;
+            return -1;
+        }
+        return std::stoll(r.out.substr(at + 18));
+    };
+    EXPECT_EQ(soft_limit("--kernel hashlife"), 240ll << 20);
+    EXPECT_EQ(soft_limit("--kernel hashlife --max-memory 300M"), 300ll << 20);
+    EXPECT_EQ(soft_limit("--max-memory 1G"), 1ll << 30);
+    EXPECT_EQ(soft_limit("--kernel hashlife --max-memory 100M"), 100ll << 20);
+}
+
 TEST_F(HashlifeCli, MacrocellRoundTripsThroughBgolly) {
     if (test::bgolly_path().empty()) GTEST_SKIP() << "bgolly not found";
     const std::string bg = shell_quote(test::bgolly_path());

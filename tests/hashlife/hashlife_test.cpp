@@ -235,6 +235,35 @@ TEST(HashlifeMemory, TheStoreDoublesAtEachCollectionUpToItsSoftLimit) {
     EXPECT_LE(property(*d, "bytes"), 3 << 20);
 }
 
+TEST(HashlifeMemory, StoreBytesMovesTheSoftLimitUpToTheBudget) {
+    // The run of the test above, whose working set is over 4 MiB: with EngineOptions::store_bytes
+    // (what --max-memory sets, as Golly's -M) at 16 MiB the store doubles past the tuning's 2 MiB
+    // soft limit, so it collects less often; the cells are the same. A store_bytes over the budget
+    // stops at the budget.
+    hashlife::Tuning doubling, large;
+    doubling.initial_bytes = 256 << 10;
+    doubling.soft_limit_bytes = 2 << 20;
+    large.initial_bytes = 64 << 20;
+    EngineOptions soft, named;
+    soft.max_bytes = named.max_bytes = 64 << 20;
+    named.store_bytes = 16 << 20;
+    const Cells start = test::soup(400, 400, 0.4, 5, -200, -200);
+    auto roomy = hashlife("B3/S23", {}, large), d = hashlife("B3/S23", soft, doubling),
+         n = hashlife("B3/S23", named, doubling);
+    for (Engine* e : {roomy.get(), d.get(), n.get()}) {
+        e->set_cells(start);
+        e->step(10001);
+    }
+    EXPECT_CELLS(roomy->live_cells(), n->live_cells());
+    EXPECT_EQ(property(*d, "soft limit bytes"), 2 << 20);
+    EXPECT_EQ(property(*n, "soft limit bytes"), 16 << 20);
+    EXPECT_GT(property(*n, "bytes"), 3 << 20);  // past what the 2 MiB soft limit lets the store keep
+    EXPECT_LE(property(*n, "bytes"), 16 << 20);
+    EXPECT_LT(property(*n, "collections"), property(*d, "collections"));
+    named.store_bytes = 1 << 30;
+    EXPECT_EQ(property(*hashlife("B3/S23", named, doubling), "soft limit bytes"), 64 << 20);
+}
+
 TEST(HashlifeMemory, AFullStoreStaysWithinItsBudgetTablesAndPagesIncluded) {
     // A soup whose ash fills budgets of 6 and 8 MiB: the store's bytes (both arrays in whole
     // pages, both tables, the mark bytes) stay within the budget, one thread or two. Before
