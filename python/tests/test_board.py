@@ -312,3 +312,11 @@ def test_a_size_for_an_unbounded_board_is_refused_as_the_cli_refuses_it():
         tilelife.Board(topology="unbounded", size=(10, 10))
     with pytest.raises(tilelife.InputError, match="unbounded"):
         tilelife.load(PATTERNS / "glider.rle", size=(10, 10))
+
+
+def test_a_named_budget_is_where_the_hashlife_store_may_grow():
+    # As the CLI's --max-memory and bgolly -M: without max_bytes the store stops doubling at 240 MiB.
+    named = tilelife.load(PATTERNS / "glider.rle", engine="cpu:hashlife", max_bytes=300 << 20).describe()
+    assert named["properties"]["soft_limit_bytes"] == 300 << 20
+    default = tilelife.load(PATTERNS / "glider.rle", engine="cpu:hashlife").describe()
+    assert default["properties"]["soft_limit_bytes"] == 240 << 20
