@@ -30,7 +30,7 @@ $GP/HashLife/metacatacryst.mc 100003"}
 TILELIFE=$(realpath "$TILELIFE")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"  # median
 
 echo "machine:  $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores; load average at start $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "command:  tilelife run PATTERN --gens N --kernel K --threads $THREADS -o out.mc --json   (REPEATS=$REPEATS, wall-clock medians, TIMEOUT=${TIMEOUT}s)"

@@ -96,13 +96,14 @@ bench() {  # bench LABEL BINARY ARGS... -> prints T/s
   timeout 120 "$bin" bench --backend opencl --kernel bitpacked --json "$@" > "$TMP/b.json" 2>> "$ERR"
   local t; t=$(tps "$TMP/b.json"); echo "$label $t $*" >> "$OUT/runs.txt"; echo "$t"
 }
-median() { tr ' ' '\n' | grep . | sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"  # median (of one number a line)
+median_of_words() { tr ' ' '\n' | grep . | median; }
 log "B3/S23 torus $SIZE, $GENS generations, default shape; variants interleaved, $REPS runs each (T/s)"
 res=()
 for ((r = 0; r < REPS; r++)); do
   for ((i = 0; i < n; i++)); do res[i]="${res[i]:-} $(bench "${labels[i]}" "${bins[i]}" --size "$SIZE" --gens "$GENS" --warmup 16)"; done
 done
-for ((i = 0; i < n; i++)); do printf '%-10s %s  median %s\n' "${labels[i]}" "${res[i]}" "$(echo "${res[i]}" | median)" | tee -a "$SUM"; done
+for ((i = 0; i < n; i++)); do printf '%-10s %s  median %s\n' "${labels[i]}" "${res[i]}" "$(echo "${res[i]}" | median_of_words)" | tee -a "$SUM"; done
 
 if [ "${EXTRA:-1}" != 0 ]; then
   last=$((n - 1))

@@ -29,7 +29,7 @@ $GP/HashLife/demonoid-c512-hashlife-friendly.mc.gz 65536"}
 TILELIFE=$(realpath "$TILELIFE")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"  # median
 
 # Seconds of `"$@"` (wall), median of REPEATS; "" when a run fails or times out.
 timed() {

@@ -15,7 +15,7 @@ ACTIVITY=${ACTIVITY:-on}
 N=$(nproc)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"  # median
 seconds() { sed -E 's/.*"seconds":([0-9.eE+-]+).*/\1/'; }
 
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $N cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"

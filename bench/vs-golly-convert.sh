@@ -26,7 +26,7 @@ TILELIFE=$(realpath "$TILELIFE")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"  # median
 # The text that must be the same: a macrocell after its first line (the writer's name), an RLE from
 # its "x = " line (Golly's default writer leaves out "#CXRLE Pos=", which tilelife writes); both
 # without comment lines, which tilelife keeps and Golly drops.

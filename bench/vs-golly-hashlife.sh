@@ -57,7 +57,7 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"  # median
 
 # One timed run: prints "SECONDS MAXRSS_KB CPU" or "timeout"/"failed" (its output in $work/out).
 # The wall clock is read around the process (/usr/bin/time's %e has 10 ms steps; both programs

@@ -41,6 +41,7 @@ if [ -n "$BEFORE" ]; then
     BEFORE=$(realpath "$BEFORE")
 fi
 PATTERNS=$(realpath "$(dirname "$0")/../patterns")
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"  # median
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -63,7 +64,6 @@ case "$JOB" in
 esac
 
 now() { date +%s.%N; }
-median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
 golly_times=() ours_times=() ours_engine=() before_times=()
 for ((r = 1; r <= REPEATS; r++)); do
