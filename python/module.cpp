@@ -131,10 +131,10 @@ Settings settings_from(const py::kwargs& kw, bool rule_allowed) {
             if (s.options.steps_per_launch < 0) throw InputError("steps_per_launch must be 0 (the default) or more");
         } else if (key == "max_bytes") {
             if (v.is_none()) continue;
-            s.options.max_bytes = py::cast<std::int64_t>(v);
-            if (s.options.max_bytes < 0) throw InputError("max_bytes must be 0 (no budget) or more");
-            s.options.store_bytes = s.options.max_bytes;  // a named budget is where caches may grow (as --max-memory)
-            if (s.options.max_bytes == 0) s.options.max_bytes = INT64_MAX;  // the board layer's 0 is the default
+            const auto bytes = py::cast<std::int64_t>(v);
+            if (bytes < 0) throw InputError("max_bytes must be 0 (no budget) or more");
+            if (bytes > 0) name_memory_budget(s.options, bytes);
+            else s.options.max_bytes = INT64_MAX;  // no budget (the board layer's 0 is the default)
         } else if (key == "params") {
             if (v.is_none()) continue;
             for (auto [pk, pv] : py::cast<py::dict>(v)) {

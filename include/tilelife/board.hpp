@@ -77,6 +77,9 @@ struct PatternSource {
 // memory.max, less the stacks of `threads` threads (0: one a core) under an address-space limit:
 // memory_limits().budget(threads) (tilelife/memory.hpp).
 std::int64_t default_memory_budget(int threads = 1);
+// A budget the caller names (--max-memory, Python's max_bytes): options.max_bytes, and also where a
+// cache that doubles may grow before it only collects (options.store_bytes), as Golly's -M.
+void name_memory_budget(EngineOptions& options, std::int64_t bytes);
 // Reader limits that keep a pattern file's cells (16 bytes each, plus sorting) and text well inside
 // a memory budget, so a hostile file is refused before it can exhaust memory.
 ReadLimits read_limits_for(std::int64_t budget);

@@ -213,6 +213,8 @@ CellCount saturated(CellCount n) { return std::min<CellCount>(n, static_cast<Cel
 
 std::int64_t default_memory_budget(int threads) { return memory_limits().budget(threads); }
 
+void name_memory_budget(EngineOptions& options, std::int64_t bytes) { options.max_bytes = options.store_bytes = bytes; }
+
 ReadLimits read_limits_for(std::int64_t budget) {
     ReadLimits limits;
     if (budget <= 0) return limits;

@@ -121,8 +121,7 @@ RunSettings settle(const RunArgs& a) {
     (void)engine_name(a.engine);  // an unknown backend or kernel is refused now; the default waits for the board
     s.options = engine_options(a.engine);
     s.budget = a.max_memory.empty() ? default_memory_budget(s.options.threads) : parse_bytes(a.max_memory, "--max-memory");
-    // A budget the user names is also where a growing cache may go before it collects (Golly's -M).
-    if (!a.max_memory.empty()) s.options.store_bytes = s.budget;
+    if (!a.max_memory.empty()) name_memory_budget(s.options, s.budget);
     return s;
 }
 

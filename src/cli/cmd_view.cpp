@@ -62,7 +62,7 @@ void view(const ViewArgs& a, int& exit_code) {
     request.options = engine_options(a.engine);
     const std::int64_t budget = a.max_memory.empty() ? default_memory_budget(request.options.threads) : parse_bytes(a.max_memory, "--max-memory");
     request.options.max_bytes = budget;
-    if (!a.max_memory.empty()) request.options.store_bytes = budget;  // as run: Golly's -M
+    if (!a.max_memory.empty()) name_memory_budget(request.options, budget);
     viewer::Options vo;
     if (!a.zoom.empty()) {
         vo.zoom_log = module.parse_scale(a.zoom);
