@@ -184,7 +184,7 @@ TEST_F(HashlifeCli, JsonCarriesTheStoreAndCollectionsAndTheDefaultIsAuto) {
 TEST_F(HashlifeCli, MaxMemoryIsWhereTheStoreMayGrowAsGollysDashM) {
     // Named, --max-memory is the budget and where HashLife's store may double to before it only
     // collects (bgolly -M), on cpu:hashlife and on the default engine; unnamed, the store stops
-    // doubling at 240 MiB (Golly's default memory) inside a budget of half the machine's memory.
+    // doubling at 240 MiB (within Golly's default 256 MB) inside a budget of half the machine's memory.
     const std::string gun = shell_quote(test::source_dir() + "/patterns/gosper-glider-gun.rle");
     auto soft_limit = [&](const std::string& args) -> long long {
         const CommandResult r = tl("run " + gun + " --gens 1000 --json " + args);
